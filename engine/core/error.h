@@ -1,0 +1,44 @@
+// error.h — the engine's typed errors.
+//
+// Every check on user input throws one of these. Each mirrors the Python exception PyTorch would
+// raise (ValueError, TypeError, RuntimeError, NotImplementedError, IndexError), so the JS side can
+// rethrow an Error subclass of the same name with the same message. Nothing in the engine aborts:
+// a failed check throws before any state is changed.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace pt {
+
+enum class ErrorKind { ValueError, TypeError, RuntimeError, NotImplementedError, IndexError };
+
+inline const char* error_kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::ValueError: return "ValueError";
+    case ErrorKind::TypeError: return "TypeError";
+    case ErrorKind::RuntimeError: return "RuntimeError";
+    case ErrorKind::NotImplementedError: return "NotImplementedError";
+    case ErrorKind::IndexError: return "IndexError";
+  }
+  return "RuntimeError";
+}
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorKind kind, const std::string& msg) : std::runtime_error(msg), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
+  const char* kind_name() const { return error_kind_name(kind_); }
+
+ private:
+  ErrorKind kind_;
+};
+
+struct ValueError : Error { explicit ValueError(const std::string& m) : Error(ErrorKind::ValueError, m) {} };
+struct TypeError : Error { explicit TypeError(const std::string& m) : Error(ErrorKind::TypeError, m) {} };
+struct RuntimeError : Error { explicit RuntimeError(const std::string& m) : Error(ErrorKind::RuntimeError, m) {} };
+struct NotImplementedError : Error {
+  explicit NotImplementedError(const std::string& m) : Error(ErrorKind::NotImplementedError, m) {}
+};
+struct IndexError : Error { explicit IndexError(const std::string& m) : Error(ErrorKind::IndexError, m) {} };
+
+}  // namespace pt

@@ -1,0 +1,43 @@
+// generator.h — torch's CPU random generator, reproduced bit for bit.
+//
+// pt::Generator is MT19937 exactly as ATen's CPUGeneratorImpl drives it, and the sampling functions
+// below consume it in the same order and with the same float arithmetic as torch's CPU kernels
+// (docs: pt2e-spec.md §12). After `manual_seed(s)`, `randn`, `rand`, `uniform_`, `normal_` return
+// the very bits `torch.manual_seed(s); torch.randn(...)` returns, in the native and the wasm build.
+//
+//   pt::manual_seed(0);
+//   pt::Tensor x = pt::randn({20000});   // == torch.randn(20000) after torch.manual_seed(0)
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "core/tensor.h"
+
+namespace pt {
+
+class Generator {
+ public:
+  explicit Generator(uint64_t seed = 67280421310721ULL);  // torch's default seed
+  void manual_seed(uint64_t seed);
+  uint64_t initial_seed() const { return seed_; }
+  uint32_t random();    // next 32-bit MT19937 output
+  uint64_t random64();  // two draws, the first is the high word
+  // The cached second Box–Muller value of the scalar normal path (cleared by manual_seed).
+  std::optional<double>& next_double_normal_sample() { return next_double_normal_; }
+
+ private:
+  uint64_t seed_ = 0;
+  uint32_t state_[624];
+  int index_ = 624;
+  std::optional<double> next_double_normal_;
+};
+
+Generator& default_generator();
+void manual_seed(uint64_t seed);  // seeds the default generator
+
+Tensor randn(const Shape& shape, Generator& gen = default_generator());
+Tensor rand(const Shape& shape, Generator& gen = default_generator());
+void uniform_(Tensor& t, double from, double to, Generator& gen = default_generator());
+void normal_(Tensor& t, double mean, double std, Generator& gen = default_generator());
+
+}  // namespace pt

@@ -1,0 +1,166 @@
+// tensor.cpp — storage, shape and dtype checks for pt::Tensor (see tensor.h).
+#include "core/tensor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace pt {
+
+size_t dtype_size(DType d) {
+  switch (d) {
+    case DType::Float32: return 4;
+    case DType::Int8: return 1;
+    case DType::UInt8: return 1;
+    case DType::Int16: return 2;
+    case DType::Int32: return 4;
+  }
+  return 4;
+}
+
+const char* dtype_name(DType d) {
+  switch (d) {
+    case DType::Float32: return "float32";
+    case DType::Int8: return "int8";
+    case DType::UInt8: return "uint8";
+    case DType::Int16: return "int16";
+    case DType::Int32: return "int32";
+  }
+  return "float32";
+}
+
+DType dtype_from_name(const std::string& raw) {
+  std::string n = raw;
+  if (n.rfind("torch.", 0) == 0) n = n.substr(6);
+  if (n == "float32" || n == "float") return DType::Float32;
+  if (n == "int8" || n == "qint8") return DType::Int8;
+  if (n == "uint8" || n == "quint8") return DType::UInt8;
+  if (n == "int16" || n == "short") return DType::Int16;
+  if (n == "int32" || n == "int" || n == "qint32") return DType::Int32;
+  throw TypeError("unknown dtype '" + raw + "': expected one of float32, int8, uint8, int16, int32");
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+int64_t checked_numel(const Shape& shape, const char* what) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      throw ValueError(std::string(what) + " " + shape_str(shape) + ": every dimension must be >= 0, got " +
+                       std::to_string(d));
+    if (d != 0 && n > std::numeric_limits<int32_t>::max() / d)
+      throw ValueError(std::string(what) + " " + shape_str(shape) + " has too many elements (limit 2^31-1)");
+    n *= d;
+  }
+  return n;
+}
+
+Tensor::Tensor() : storage_(std::make_shared<std::vector<std::byte>>()) {}
+
+Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  Tensor t;
+  t.numel_ = checked_numel(shape);
+  t.shape_ = shape;
+  t.dtype_ = dtype;
+  t.storage_ = std::make_shared<std::vector<std::byte>>(t.nbytes());
+  return t;
+}
+
+Tensor Tensor::zeros(const Shape& shape, DType dtype) { return empty(shape, dtype); }  // vector zero-fills
+
+Tensor Tensor::full(const Shape& shape, float value) {
+  Tensor t = empty(shape);
+  std::fill_n(t.data<float>(), t.numel(), value);
+  return t;
+}
+
+Tensor Tensor::scalar(float value) { return full({}, value); }
+
+int64_t Tensor::size(int64_t d) const {
+  const int64_t n = dim();
+  if (d < -n || d >= n)
+    throw IndexError("Dimension out of range (expected to be in range of [" + std::to_string(-n) + ", " +
+                     std::to_string(n - 1) + "], but got " + std::to_string(d) + ")");
+  return shape_[static_cast<size_t>(d < 0 ? d + n : d)];
+}
+
+void Tensor::check_dtype(DType want) const {
+  if (want != dtype_)
+    throw TypeError(std::string("expected a ") + dtype_name(want) + " tensor, got " + dtype_name(dtype_));
+}
+
+Tensor Tensor::clone() const {
+  Tensor t = empty(shape_, dtype_);
+  if (nbytes()) std::memcpy(t.bytes(), bytes(), nbytes());
+  return t;
+}
+
+Tensor Tensor::reshape(const Shape& shape) const {
+  Shape s = shape;
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == -1) {
+      if (infer >= 0) throw ValueError("reshape: only one dimension can be inferred (-1) in " + shape_str(shape));
+      infer = static_cast<int64_t>(i);
+    } else {
+      if (s[i] < 0) throw ValueError("reshape: invalid dimension " + std::to_string(s[i]) + " in " + shape_str(shape));
+      known *= s[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel_ % known != 0)
+      throw ValueError("reshape: shape " + shape_str(shape) + " is invalid for input of size " + std::to_string(numel_));
+    s[static_cast<size_t>(infer)] = numel_ / known;
+  }
+  if (checked_numel(s) != numel_)
+    throw ValueError("reshape: shape " + shape_str(shape) + " is invalid for input of size " + std::to_string(numel_));
+  Tensor t = *this;
+  t.shape_ = s;
+  return t;
+}
+
+namespace {
+template <class From, class To> void cast_into(const From* src, To* dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
+}
+template <class From> void cast_from(const From* src, Tensor& out) {
+  const int64_t n = out.numel();
+  switch (out.dtype()) {
+    case DType::Float32: cast_into(src, out.data<float>(), n); break;
+    case DType::Int8: cast_into(src, out.data<int8_t>(), n); break;
+    case DType::UInt8: cast_into(src, out.data<uint8_t>(), n); break;
+    case DType::Int16: cast_into(src, out.data<int16_t>(), n); break;
+    case DType::Int32: cast_into(src, out.data<int32_t>(), n); break;
+  }
+}
+}  // namespace
+
+Tensor Tensor::to(DType dtype) const {
+  if (dtype == dtype_) return clone();
+  Tensor out = empty(shape_, dtype);
+  if (dtype_ == DType::Float32 && dtype != DType::Float32) {
+    for (float v : span<float>())
+      if (!std::isfinite(v)) throw ValueError(std::string("cannot cast a non-finite float32 value to ") + dtype_name(dtype));
+  }
+  switch (dtype_) {
+    case DType::Float32: cast_from(data<float>(), out); break;
+    case DType::Int8: cast_from(data<int8_t>(), out); break;
+    case DType::UInt8: cast_from(data<uint8_t>(), out); break;
+    case DType::Int16: cast_from(data<int16_t>(), out); break;
+    case DType::Int32: cast_from(data<int32_t>(), out); break;
+  }
+  return out;
+}
+
+float Tensor::item() const {
+  if (numel_ != 1)
+    throw ValueError("a Tensor with " + std::to_string(numel_) + " elements cannot be converted to a scalar");
+  return to(DType::Float32).data<float>()[0];
+}
+
+}  // namespace pt

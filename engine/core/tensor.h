@@ -1,0 +1,93 @@
+// tensor.h — the one tensor type of the engine.
+//
+// A Tensor is a contiguous, row-major block of one dtype (float32, int8, uint8, int16, int32) with
+// a shape. Copies share storage, as torch tensors do; clone() makes an independent copy. A 0-dim
+// tensor (shape {}) holds one element. Ops are free functions elsewhere (engine/ops, engine/quant);
+// this file knows only storage, shape and dtype, and checks them with typed errors.
+//
+//   pt::Tensor x = pt::Tensor::empty({2, 3});          // float32
+//   float* p = x.data<float>();                         // throws TypeError if the dtype differs
+//   pt::Tensor q = pt::Tensor::zeros({4}, pt::DType::Int8);
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace pt {
+
+enum class DType { Float32, Int8, UInt8, Int16, Int32 };
+
+using Shape = std::vector<int64_t>;
+
+size_t dtype_size(DType d);
+const char* dtype_name(DType d);    // "float32", "int8", ...
+DType dtype_from_name(const std::string& name);  // accepts torch spellings too ("torch.int8", "qint8")
+
+template <class T> constexpr DType dtype_of();
+template <> constexpr DType dtype_of<float>() { return DType::Float32; }
+template <> constexpr DType dtype_of<int8_t>() { return DType::Int8; }
+template <> constexpr DType dtype_of<uint8_t>() { return DType::UInt8; }
+template <> constexpr DType dtype_of<int16_t>() { return DType::Int16; }
+template <> constexpr DType dtype_of<int32_t>() { return DType::Int32; }
+
+// Validates a shape (every dimension >= 0) and returns its element count; `what` names the
+// argument in the error message.
+int64_t checked_numel(const Shape& shape, const char* what = "shape");
+std::string shape_str(const Shape& shape);
+
+class Tensor {
+ public:
+  Tensor();  // an empty float32 tensor of shape {0}
+  static Tensor empty(const Shape& shape, DType dtype = DType::Float32);
+  static Tensor zeros(const Shape& shape, DType dtype = DType::Float32);
+  static Tensor full(const Shape& shape, float value);
+  static Tensor scalar(float value);  // 0-dim float32
+  template <class T> static Tensor from(const std::vector<T>& values, const Shape& shape) {
+    Tensor t = empty(shape, dtype_of<T>());
+    if (static_cast<int64_t>(values.size()) != t.numel())
+      throw ValueError("Tensor.from: " + std::to_string(values.size()) + " values do not fill shape " +
+                       shape_str(shape));
+    std::copy(values.begin(), values.end(), t.data<T>());
+    return t;
+  }
+
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t size(int64_t d) const;  // negative d counts from the end, as in torch
+  int64_t numel() const { return numel_; }
+  size_t nbytes() const { return static_cast<size_t>(numel_) * dtype_size(dtype_); }
+
+  template <class T> T* data() {
+    check_dtype(dtype_of<T>());
+    return reinterpret_cast<T*>(bytes());
+  }
+  template <class T> const T* data() const {
+    check_dtype(dtype_of<T>());
+    return reinterpret_cast<const T*>(bytes());
+  }
+  template <class T> std::span<T> span() { return {data<T>(), static_cast<size_t>(numel_)}; }
+  template <class T> std::span<const T> span() const { return {data<T>(), static_cast<size_t>(numel_)}; }
+  std::byte* bytes() { return storage_ ? storage_->data() : nullptr; }
+  const std::byte* bytes() const { return storage_ ? storage_->data() : nullptr; }
+
+  Tensor clone() const;
+  Tensor reshape(const Shape& shape) const;  // shares storage; one dim may be -1
+  Tensor to(DType dtype) const;               // value cast (float->int truncates toward zero, as torch)
+  float item() const;                          // one-element tensors only, as float
+  bool same_storage(const Tensor& other) const { return storage_ == other.storage_; }
+
+ private:
+  void check_dtype(DType want) const;
+  DType dtype_ = DType::Float32;
+  Shape shape_{0};
+  int64_t numel_ = 0;
+  std::shared_ptr<std::vector<std::byte>> storage_;
+};
+
+}  // namespace pt
