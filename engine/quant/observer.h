@@ -1,0 +1,205 @@
+// observer.h — observers: modules that watch tensors flow by and turn what they saw into
+// (scale, zero_point) (docs: pt2e-spec.md §2). Names and defaults are torchao's.
+//
+//   pt::ObserverArgs args;                       // torchao keyword arguments; unset = class default
+//   args.dtype = pt::DType::Int8;
+//   args.qscheme = pt::QScheme::per_tensor_affine;
+//   args.eps = 0x1p-12f;
+//   std::unique_ptr<pt::ObserverBase> obs = pt::make_observer("MinMaxObserver", args);
+//   obs->forward(x);                             // records min/max, returns x unchanged
+//   pt::QParams qp = obs->calculate_qparams();   // scale float32 [1], zero_point int32 [1]
+//   for (auto& [name, t] : obs->named_buffers()) ...   // "eps", "min_val", "max_val"
+//
+// Every class can also be constructed directly (pt::MinMaxObserver obs(args);). make_observer is
+// how prepare_pt2e builds an observer from a QuantizationSpec: the spec fills dtype, quant_min,
+// quant_max, qscheme, ch_axis, is_dynamic into the args of the spec's observer constructor (class
+// name + its own kwargs such as eps), and make_observer checks that the class accepts every kwarg
+// that is set (TypeError otherwise, as Python's "unexpected keyword argument").
+//
+// Registry: register_observer adds a class at run time. HistogramObserver lives in
+// histogram_observer.{h,cpp}; that header declares `ObserverClass histogram_observer_class();`,
+// which the built-in table calls when the header exists, so a static-library link always keeps it.
+//
+// Errors follow PyTorch: an unsupported qscheme for the class is NotImplementedError, a bad range
+// or a bad dtype is ValueError, a ch_axis outside the input's dims is IndexError. Input data: empty
+// tensors are ignored; NaN propagates into min_val/max_val as torch.aminmax does (calculate_qparams
+// then raises ValueError, because NaN <= NaN is false and PyTorch asserts min_val <= max_val).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/tensor.h"
+#include "quant/qparams.h"
+
+namespace pt {
+
+// Constructor keyword arguments of every observer / fake-quantize class (torchao names). A class
+// reads the ones it knows; make_observer rejects set fields the class does not accept.
+struct ObserverArgs {
+  std::optional<DType> dtype;               // default quint8 (DType::UInt8); PlaceholderObserver float32
+  std::optional<QScheme> qscheme;           // default per_tensor_affine / per_channel_affine
+  std::optional<bool> reduce_range;         // default false
+  std::optional<int64_t> quant_min;         // both set = customized range
+  std::optional<int64_t> quant_max;
+  std::optional<float> eps;                 // default kFloat32Eps; XNNPACK configs use 2^-12
+  std::optional<bool> is_dynamic;           // default false
+  std::optional<int64_t> ch_axis;           // per-channel classes, default 0
+  std::optional<double> averaging_constant; // moving-average classes, default 0.01
+  std::optional<int64_t> bins;              // HistogramObserver, default 2048
+  std::optional<double> scale;              // FixedQParamsObserver (required)
+  std::optional<int64_t> zero_point;        // FixedQParamsObserver (required)
+  std::optional<std::string> observer;      // FakeQuantize: wrapped class, default MovingAverageMinMaxObserver
+
+  std::vector<std::string> set_names() const;  // names of the fields that are set, in declaration order
+};
+
+// The resolved configuration an observer runs with (torchao attribute names).
+struct ObserverConfig {
+  DType dtype = DType::UInt8;
+  QScheme qscheme = QScheme::per_tensor_affine;
+  bool reduce_range = false;
+  int64_t quant_min = 0;              // effective range after calculate_qmin_qmax
+  int64_t quant_max = 255;
+  bool has_customized_qrange = false;
+  float eps = kFloat32Eps;
+  bool is_dynamic = false;
+  int64_t ch_axis = -1;               // per-channel classes only; -1 elsewhere (as FakeQuantize's)
+  double averaging_constant = 0.01;   // moving-average classes only
+};
+
+using NamedBuffer = std::pair<std::string, Tensor>;
+
+class ObserverBase {
+ public:
+  explicit ObserverBase(const ObserverConfig& config) : config_(config) {}
+  virtual ~ObserverBase() = default;
+  ObserverBase(const ObserverBase&) = delete;
+  ObserverBase& operator=(const ObserverBase&) = delete;
+
+  virtual const char* type_name() const = 0;           // "MinMaxObserver", ...
+  // Records statistics of x and returns x itself (a fake-quantize module returns its output).
+  virtual Tensor forward(const Tensor& x) = 0;
+  virtual QParams calculate_qparams() const = 0;
+  // The module's buffers in registration order, sharing storage (nested ones prefixed as torch
+  // does, e.g. "activation_post_process.min_val").
+  virtual std::vector<NamedBuffer> named_buffers() const = 0;
+  virtual bool is_fake_quantize() const { return false; }
+
+  const ObserverConfig& config() const { return config_; }
+  DType dtype() const { return config_.dtype; }
+  QScheme qscheme() const { return config_.qscheme; }
+  int64_t quant_min() const { return config_.quant_min; }
+  int64_t quant_max() const { return config_.quant_max; }
+  bool reduce_range() const { return config_.reduce_range; }
+  bool is_dynamic() const { return config_.is_dynamic; }
+  int64_t ch_axis() const { return config_.ch_axis; }
+
+ protected:
+  ObserverConfig config_;
+};
+
+// Shared base of the observers that compute qparams from min_val / max_val with §1.2
+// (UniformQuantizationObserverBase in torchao). Buffers: eps [1], min_val, max_val.
+class UniformQuantizationObserverBase : public ObserverBase {
+ public:
+  // torch's constructor checks: qscheme is one of the five, dtype is int8/uint8/int32, a given range
+  // is validated, then calculate_qmin_qmax. ch_axis / averaging_constant are copied if set.
+  static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme);
+
+  explicit UniformQuantizationObserverBase(const ObserverConfig& config);
+  QParams calculate_qparams() const override;   // §1.2 on (min_val, max_val)
+  std::vector<NamedBuffer> named_buffers() const override;
+  const Tensor& eps() const { return eps_; }
+  const Tensor& min_val() const { return min_val_; }
+  const Tensor& max_val() const { return max_val_; }
+
+ protected:
+  Tensor eps_;      // float32 [1]
+  Tensor min_val_;  // float32, 0-dim (+inf) per tensor, [C] per channel (empty until the first forward)
+  Tensor max_val_;
+};
+
+// Running min / max over every batch (per tensor only). §2.1
+class MinMaxObserver : public UniformQuantizationObserverBase {
+ public:
+  explicit MinMaxObserver(const ObserverArgs& args = {});
+  const char* type_name() const override { return "MinMaxObserver"; }
+  Tensor forward(const Tensor& x) override;
+
+ protected:
+  MinMaxObserver(const ObserverConfig& config, const char* cls);
+};
+
+// First batch's min / max, then m <- m + f32(c)·(batch_m - m). §2.2
+class MovingAverageMinMaxObserver : public MinMaxObserver {
+ public:
+  explicit MovingAverageMinMaxObserver(const ObserverArgs& args = {});
+  const char* type_name() const override { return "MovingAverageMinMaxObserver"; }
+  Tensor forward(const Tensor& x) override;
+  double averaging_constant() const { return config_.averaging_constant; }
+};
+
+// Running min / max per slice along ch_axis. §2.3
+class PerChannelMinMaxObserver : public UniformQuantizationObserverBase {
+ public:
+  explicit PerChannelMinMaxObserver(const ObserverArgs& args = {});
+  const char* type_name() const override { return "PerChannelMinMaxObserver"; }
+  Tensor forward(const Tensor& x) override;
+
+ protected:
+  PerChannelMinMaxObserver(const ObserverConfig& config, const char* cls);
+};
+
+// Per-channel moving average (first batch copies, then EMA with c). §2.4
+class MovingAveragePerChannelMinMaxObserver : public PerChannelMinMaxObserver {
+ public:
+  explicit MovingAveragePerChannelMinMaxObserver(const ObserverArgs& args = {});
+  const char* type_name() const override { return "MovingAveragePerChannelMinMaxObserver"; }
+  Tensor forward(const Tensor& x) override;
+  double averaging_constant() const { return config_.averaging_constant; }
+};
+
+// Holds a config only (dynamic activations, float weights): identity forward, no buffers, and
+// calculate_qparams raises. quant_min / quant_max: as given, else the dtype default (0 / 0 for
+// float32). §2.5
+class PlaceholderObserver : public ObserverBase {
+ public:
+  explicit PlaceholderObserver(const ObserverArgs& args = {});
+  const char* type_name() const override { return "PlaceholderObserver"; }
+  Tensor forward(const Tensor& x) override { return x; }
+  QParams calculate_qparams() const override;  // RuntimeError
+  std::vector<NamedBuffer> named_buffers() const override { return {}; }
+};
+
+// Returns the fixed (scale, zero_point) it was built with; identity forward. Buffers: scale, zero_point.
+class FixedQParamsObserver : public ObserverBase {
+ public:
+  explicit FixedQParamsObserver(const ObserverArgs& args);
+  const char* type_name() const override { return "FixedQParamsObserver"; }
+  Tensor forward(const Tensor& x) override { return x; }
+  QParams calculate_qparams() const override;
+  std::vector<NamedBuffer> named_buffers() const override;
+
+ private:
+  Tensor scale_;       // float32 [1]
+  Tensor zero_point_;  // int32 [1]
+};
+
+// ---- registry ------------------------------------------------------------------------------------
+using ObserverFactory = std::unique_ptr<ObserverBase> (*)(const ObserverArgs&);
+
+struct ObserverClass {
+  std::string name;                 // "MinMaxObserver"
+  ObserverFactory make;
+  std::vector<std::string> kwargs;  // the ObserverArgs fields this class accepts (ObserverArgs::set_names)
+};
+
+void register_observer(const ObserverClass& cls);  // adds or replaces by name
+std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args = {});
+const ObserverClass& observer_class(const std::string& name);  // ValueError for an unknown name
+std::vector<std::string> observer_names();                     // registration order
+
+}  // namespace pt
