@@ -1,0 +1,69 @@
+// core.test.js — the public JS API of engine/core in Node: loading, Tensor, generator, typed errors.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../web/api/index.js';
+
+const pt = await loadEngine();
+
+test('loadEngine returns one shared engine', async () => {
+  assert.equal(await loadEngine(), pt);
+});
+
+test('randn returns a float32 Tensor of the asked shape', () => {
+  pt.manual_seed(0);
+  const x = pt.randn([4, 8, 16, 16]);
+  assert.deepEqual(x.shape, [4, 8, 16, 16]);
+  assert.equal(x.dtype, 'float32');
+  const d = x.data();
+  assert.ok(d instanceof Float32Array);
+  assert.equal(d.length, 4 * 8 * 16 * 16);
+  x.delete();
+  assert.throws(() => x.shape, pt.RuntimeError);
+});
+
+test('tensor() copies values in and data() copies them out', () => {
+  const t = pt.tensor(new Float32Array([1.5, -2, 3]), [3]);
+  assert.deepEqual(Array.from(t.data()), [1.5, -2, 3]);
+  const q = pt.tensor([-128, 0, 127, 5], [2, 2], 'int8');
+  assert.equal(q.dtype, 'int8');
+  assert.ok(q.data() instanceof Int8Array);
+  assert.deepEqual(Array.from(q.data()), [-128, 0, 127, 5]);
+});
+
+test('bad input raises a typed error naming the argument, and the module keeps working', () => {
+  assert.throws(() => pt.randn([2, -3]), (e) => e instanceof pt.ValueError && /shape/.test(e.message));
+  assert.throws(() => pt.randn([2.5]), (e) => e instanceof pt.TypeError && e.name === 'TypeError' && /'shape'/.test(e.message));
+  assert.throws(() => pt.randn('3'), (e) => e.name === 'TypeError' && /'shape'/.test(e.message));
+  assert.throws(() => pt.manual_seed(1.5), (e) => e.name === 'TypeError' && /'seed'/.test(e.message));
+  assert.throws(() => pt.manual_seed('0'), (e) => e.name === 'TypeError' && /'seed'/.test(e.message));
+  assert.throws(() => pt.manual_seed(2n ** 64n), (e) => e.name === 'RuntimeError' && /seed/.test(e.message));
+  assert.throws(() => pt.tensor([1, 2], [2], 'complex64'), (e) => e.name === 'TypeError' && /'dtype'/.test(e.message));
+  assert.throws(() => pt.tensor([1, 2, 3], [2]), (e) => e.name === 'ValueError' && /shape \[2\]/.test(e.message));
+  // An error raised inside C++ reaches JS typed too (a shape too large for the engine).
+  assert.throws(() => pt.randn([2 ** 20, 2 ** 20]), (e) => e.name === 'ValueError' && /too many elements/.test(e.message));
+  // After all that, the generator still reproduces itself.
+  pt.manual_seed(7);
+  const a = pt.randn([100]).data();
+  pt.manual_seed(7);
+  const b = pt.randn([100]).data();
+  assert.deepEqual(a, b);
+});
+
+test('negative seeds wrap into uint64 as torch does', () => {
+  pt.manual_seed(-1);
+  const a = pt.rand([5]).data();
+  pt.manual_seed(2n ** 64n - 1n);
+  const b = pt.rand([5]).data();
+  assert.deepEqual(a, b);
+});
+
+test('pt.scope frees what it created, except what it returns', () => {
+  let inner;
+  const kept = pt.scope(() => {
+    inner = pt.randn([3]);
+    return pt.rand([2]);
+  });
+  assert.ok(inner.isDeleted());
+  assert.ok(!kept.isDeleted());
+  assert.equal(kept.data().length, 2);
+});

@@ -1,0 +1,51 @@
+// core.js — pt.Tensor and the torch-exact generator: manual_seed, randn, rand, tensor.
+//   pt.manual_seed(0); const x = pt.randn([20000]); x.shape; x.dtype; x.data() // Float32Array copy
+import { check, RuntimeError } from './engine.js';
+
+export function installCore(pt, M, tools) {
+  const { call, own, release } = tools;
+
+  class Tensor {
+    #handle;
+    constructor(handle) { this.#handle = handle; own(this, handle); }
+    static fromHandle(handle) { return new Tensor(handle); }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new RuntimeError('this Tensor was freed (by .delete() or the end of its pt.scope)');
+      return this.#handle;
+    }
+    get shape() { return this.handle.shape(); }
+    get dtype() { return this.handle.dtype(); }
+    get numel() { return this.handle.numel(); }
+    data() { return call((h) => h.data(), this.handle); }
+    tolist() { return Array.from(this.data()); }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+    toString() { return `Tensor(shape=[${this.shape}], dtype=${this.dtype})`; }
+  }
+  pt.Tensor = Tensor;
+
+  pt.manual_seed = (seed) => {
+    check.integer('manual_seed', seed, 'seed');
+    let s = BigInt(seed);
+    if (s < -(2n ** 63n) || s >= 2n ** 64n) {
+      throw new RuntimeError(`manual_seed(): seed ${s} is outside [-2^63, 2^64)`);
+    }
+    if (s < 0n) s += 2n ** 64n;  // torch wraps negative seeds into uint64
+    call(M.manual_seed, s.toString());
+  };
+  pt.randn = (shape) => new Tensor(call(M.randn, check.shape('randn', shape)));
+  pt.rand = (shape) => new Tensor(call(M.rand, check.shape('rand', shape)));
+  pt.tensor = (values, shape, dtype = 'float32') => {
+    const d = check.dtype('tensor', dtype);
+    if (!ArrayBuffer.isView(values) && !Array.isArray(values)) {
+      throw new pt.errors.TypeError(`tensor(): argument 'values' must be an array or typed array, got ${typeof values}`);
+    }
+    const s = shape === undefined ? [values.length] : check.shape('tensor', shape);
+    if (Array.isArray(values)) {
+      values.forEach((v, i) => {
+        if (typeof v !== 'number') throw new pt.errors.TypeError(`tensor(): element ${i} of 'values' is not a number`);
+      });
+    }
+    return new Tensor(call(M.tensor, values, s, d));
+  };
+}

@@ -1,0 +1,27 @@
+// index.js — the package's main export: `const pt = await loadEngine()`.
+// Every area of the API lives in its own file and installs itself onto `pt`
+// (core.js: Tensor + generator; later quant.js, graph.js, pt2e.js). Names follow torchao.
+//
+//   import { loadEngine } from 'pt2e-playground';
+//   const pt = await loadEngine();
+//   pt.manual_seed(0);
+//   console.log(pt.randn([20000]).data().slice(0, 3));   // = torch.randn(20000)[:3]
+import { loadModule, makeTools, scope, errors } from './engine.js';
+import { installCore } from './core.js';
+
+const installers = [installCore];
+
+let enginePromise = null;
+
+export function loadEngine() {
+  enginePromise ??= (async () => {
+    const M = await loadModule();
+    const tools = makeTools(M);
+    const pt = { errors, scope, ...errors, module: M };
+    for (const install of installers) install(pt, M, tools);
+    return pt;
+  })();
+  return enginePromise;
+}
+
+export { errors };

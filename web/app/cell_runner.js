@@ -1,0 +1,75 @@
+// cell_runner.js — loads lesson data and runs a lesson's cells; no DOM, so the browser page and the
+// headless runner (bin/pt2e-playground.js) share it. The lesson format is described in lessons/README.md.
+//
+//   const lesson = await loadLesson('M02-1', readText);      // readText(relPath) -> string (fetch or fs)
+//   const state = {};
+//   const result = runCell(pt, lesson, lesson.cells[0], { state, lang: 'en' });
+//   result.outputs  // [{kind:'table', headers, rows} | {kind:'text', text} | {kind:'view', view, data}]
+//   result.checks   // [{ok, message}]
+//   result.error    // {name, message} when the cell threw; the page shows it in place
+
+export const LANGS = ['en', 'zh-TW'];
+
+export async function loadIndex(readText) {
+  return JSON.parse(await readText('lessons/index.json'));
+}
+
+export async function loadLesson(id, readText) {
+  if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
+  const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
+  const prose = {};
+  for (const lang of LANGS) prose[lang] = await readText(`lessons/${id}/prose.${lang}.md`);
+  const cells = [];
+  for (const c of meta.cells) {
+    const code = await readText(`lessons/${id}/cells/${c.id}.js`);
+    const torch = c.torch ? await readText(`lessons/${id}/cells/${c.id}.py`) : null;
+    cells.push({ ...c, code, torch });
+  }
+  return { ...meta, prose, cells };
+}
+
+// Picks the string for `lang` from a {en, 'zh-TW'} pair (or returns a plain string as is).
+export function tr(text, lang) {
+  if (text === null || text === undefined) return '';
+  if (typeof text === 'string') return text;
+  return text[lang] ?? text.en ?? '';
+}
+
+// Runs one cell's code synchronously inside pt.scope: engine objects the cell creates are freed
+// when it ends, except those it stores in `state` (shared by the lesson's cells, in order).
+export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code } = {}) {
+  const outputs = [];
+  const checks = [];
+  const show = {
+    text: (text) => outputs.push({ kind: 'text', text: tr(text, lang) }),
+    table: (headers, rows, caption) => outputs.push({
+      kind: 'table',
+      headers: headers.map((h) => tr(h, lang)),
+      rows: rows.map((r) => r.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? tr(v, lang) : v))),
+      caption: tr(caption, lang),
+    }),
+    view: (view, data) => outputs.push({ kind: 'view', view, data }),
+  };
+  const check = (cond, message) => {
+    checks.push({ ok: !!cond, message: tr(message, lang) });
+    return !!cond;
+  };
+  const ctx = { state, lang, show, check, tr: (t) => tr(t, lang) };
+  let error = null;
+  try {
+    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', `"use strict";\n${code}`);
+    pt.scope(() => {
+      fn(pt, ctx, state, show, check);
+      return state;
+    });
+  } catch (e) {
+    error = { name: e?.name ?? 'Error', message: e?.message ?? String(e) };
+  }
+  return { cell: cell.id, outputs, checks, error };
+}
+
+// Runs every cell of a lesson in order with one fresh state.
+export function runLesson(pt, lesson, { lang = 'en', codeFor = () => undefined } = {}) {
+  const state = {};
+  return lesson.cells.map((cell) => runCell(pt, lesson, cell, { state, lang, code: codeFor(cell) ?? cell.code }));
+}

@@ -1,0 +1,101 @@
+// bind_core.cpp — Embind for engine/core: Tensor, the torch-exact generator, the error slot.
+// The public, validated JS API over these raw bindings is web/api/ (engine.js, index.js).
+#include <emscripten/bind.h>
+
+#include <cstring>
+
+#include "common.h"
+#include "core/generator.h"
+
+using emscripten::val;
+using pt::DType;
+using pt::Tensor;
+
+namespace ptjs {
+
+val tensor_data_to_js(const Tensor& t) {
+  const char* ctor = "Float32Array";
+  switch (t.dtype()) {
+    case DType::Float32: ctor = "Float32Array"; break;
+    case DType::Int8: ctor = "Int8Array"; break;
+    case DType::UInt8: ctor = "Uint8Array"; break;
+    case DType::Int16: ctor = "Int16Array"; break;
+    case DType::Int32: ctor = "Int32Array"; break;
+  }
+  val out = val::global(ctor).new_(static_cast<double>(t.numel()));
+  // Copy through a byte view: the typed-array constructor above owns fresh JS memory.
+  val bytes = val::global("Uint8Array").new_(out["buffer"]);
+  bytes.call<void>("set", val(emscripten::typed_memory_view(t.nbytes(), reinterpret_cast<const uint8_t*>(t.bytes()))));
+  return out;
+}
+
+template <class T> static void fill_from_js(const val& values, Tensor& t) {
+  T* p = t.data<T>();
+  const int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(values[static_cast<unsigned>(i)].as<double>());
+}
+
+Tensor tensor_from_js(const val& values, const pt::Shape& shape, DType dtype) {
+  Tensor t = Tensor::empty(shape, dtype);
+  const int64_t len = values["length"].as<int64_t>();
+  if (len != t.numel())
+    throw pt::ValueError("tensor: data has " + std::to_string(len) + " values but shape " + pt::shape_str(shape) +
+                         " needs " + std::to_string(t.numel()));
+  switch (dtype) {
+    case DType::Float32: fill_from_js<float>(values, t); break;
+    case DType::Int8: fill_from_js<int8_t>(values, t); break;
+    case DType::UInt8: fill_from_js<uint8_t>(values, t); break;
+    case DType::Int16: fill_from_js<int16_t>(values, t); break;
+    case DType::Int32: fill_from_js<int32_t>(values, t); break;
+  }
+  return t;
+}
+
+}  // namespace ptjs
+
+namespace {
+
+val take_error() {
+  ptjs::ErrorSlot& slot = ptjs::error_slot();
+  if (!slot.set) return val::null();
+  val e = val::object();
+  e.set("kind", slot.kind);
+  e.set("message", slot.message);
+  slot = {};
+  return e;
+}
+
+// Seeds cross as decimal strings so every uint64 survives (JS numbers stop at 2^53).
+void js_manual_seed(const std::string& seed) {
+  ptjs::guarded([&] {
+    pt::manual_seed(std::stoull(seed));
+    return 0;
+  });
+}
+
+Tensor js_randn(const val& shape) { return ptjs::guarded([&] { return pt::randn(ptjs::shape_from_js(shape)); }); }
+Tensor js_rand(const val& shape) { return ptjs::guarded([&] { return pt::rand(ptjs::shape_from_js(shape)); }); }
+Tensor make_tensor(const val& values, const val& shape, const std::string& dtype) {
+  return ptjs::guarded([&] { return ptjs::tensor_from_js(values, ptjs::shape_from_js(shape), pt::dtype_from_name(dtype)); });
+}
+
+val tensor_shape(const Tensor& t) { return ptjs::shape_to_js(t.shape()); }
+std::string tensor_dtype(const Tensor& t) { return pt::dtype_name(t.dtype()); }
+val tensor_data(const Tensor& t) { return ptjs::guarded([&] { return ptjs::tensor_data_to_js(t); }); }
+double tensor_numel(const Tensor& t) { return static_cast<double>(t.numel()); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pt_core) {
+  using namespace emscripten;
+  class_<Tensor>("Tensor")
+      .function("shape", &tensor_shape)
+      .function("dtype", &tensor_dtype)
+      .function("data", &tensor_data)
+      .function("numel", &tensor_numel);
+  function("take_error", &take_error);
+  function("manual_seed", &js_manual_seed);
+  function("randn", &js_randn);
+  function("rand", &js_rand);
+  function("tensor", &make_tensor);
+}

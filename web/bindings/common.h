@@ -1,0 +1,70 @@
+// common.h — the few helpers every Embind file shares. Bindings are thin translation, no logic.
+//
+// Errors: a bound function never lets a C++ exception escape into JS (that would leave the wasm
+// stack pointer and the exception object dangling). `guarded(f)` runs f, and on a pt::Error (or
+// any std::exception) records {kind, message} in one slot and returns a default value; the JS
+// wrapper (web/api/engine.js) calls `take_error()` after every call and throws the matching
+// JS Error subclass (ValueError, TypeError, ...). The module stays usable after any error.
+//
+// Arrays: shapes and small lists cross as JS arrays (emscripten::val); tensor data crosses as a
+// typed-array copy.
+#pragma once
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.h"
+#include "core/tensor.h"
+
+namespace ptjs {
+
+struct ErrorSlot {
+  bool set = false;
+  std::string kind, message;
+};
+inline ErrorSlot& error_slot() {
+  static ErrorSlot slot;
+  return slot;
+}
+
+template <class F> auto guarded(F&& f) -> decltype(f()) {
+  using R = decltype(f());
+  ErrorSlot& slot = error_slot();
+  try {
+    return f();
+  } catch (const pt::Error& e) {
+    slot = {true, e.kind_name(), e.what()};
+  } catch (const std::bad_alloc&) {
+    slot = {true, "RuntimeError", "out of memory"};
+  } catch (const std::exception& e) {
+    slot = {true, "RuntimeError", e.what()};
+  }
+  if constexpr (std::is_same_v<R, emscripten::val>) return emscripten::val::undefined();
+  else if constexpr (!std::is_void_v<R>) return R{};
+}
+
+// Reads a JS array of integers (already validated by the JS wrapper) into a Shape.
+inline pt::Shape shape_from_js(const emscripten::val& arr) {
+  pt::Shape s;
+  const unsigned n = arr["length"].as<unsigned>();
+  s.reserve(n);
+  for (unsigned i = 0; i < n; ++i) s.push_back(static_cast<int64_t>(arr[i].as<double>()));
+  return s;
+}
+
+inline emscripten::val shape_to_js(const pt::Shape& s) {
+  emscripten::val arr = emscripten::val::array();
+  for (int64_t d : s) arr.call<void>("push", static_cast<double>(d));
+  return arr;
+}
+
+// A JS typed array holding a copy of the tensor's data (Float32Array, Int8Array, ...).
+emscripten::val tensor_data_to_js(const pt::Tensor& t);
+// A tensor of `dtype` and `shape` filled from a JS array or typed array of numbers.
+pt::Tensor tensor_from_js(const emscripten::val& values, const pt::Shape& shape, pt::DType dtype);
+
+}  // namespace ptjs
