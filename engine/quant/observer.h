@@ -115,6 +115,9 @@ class UniformQuantizationObserverBase : public ObserverBase {
   const Tensor& eps() const { return eps_; }
   const Tensor& min_val() const { return min_val_; }
   const Tensor& max_val() const { return max_val_; }
+  // Overwrites the running statistics, as assigning torch's min_val / max_val buffers does (used by
+  // FusedMovingAvgObsFakeQuantize). float32 of one shape: 0-dim per tensor, 1-D per channel.
+  void set_min_max(const Tensor& min_val, const Tensor& max_val);
 
  protected:
   Tensor eps_;      // float32 [1]

@@ -1,0 +1,90 @@
+// fake_quantize.h — fake-quantize modules for QAT: an observer plus quantize→dequantize in float
+// (docs: pt2e-spec.md §2.7, §2.8). Names follow torchao's fake_quantize.py.
+//
+//   pt::ObserverArgs a;
+//   a.dtype = pt::DType::Int8; a.quant_min = -128; a.quant_max = 127;
+//   pt::FakeQuantize fq(a);                          // wraps MovingAverageMinMaxObserver by default
+//   pt::Tensor y = fq.forward(x);                    // observe, update scale/zero_point, fake-quantize
+//   pt::FakeQuantOutput r = fq.forward_cachemask(x); // the same plus the STE mask for backward
+//   fq.disable_observer(); fq.enable_fake_quant(false);
+//   pt::QParams qp = fq.calculate_qparams();         // the observer's §1.2 formula (what convert bakes in)
+//
+// FusedMovingAvgObsFakeQuantize behaves like torch.fused_moving_avg_obs_fake_quant: the running
+// min/max are the wrapped moving-average observer's buffers, but the scale used in forward comes
+// from fbgemm's ChooseQuantizationParams (choose_quantization_params below), not from §1.2, so
+// training-time and convert-time qparams differ slightly (spec §2.8). Its flag buffers are int32
+// here (int64 in torch: the engine has no int64 dtype).
+// Both classes are also built by name through make_observer("FakeQuantize", args); args.observer
+// names the wrapped observer class and every other field is forwarded to it.
+#pragma once
+#include <memory>
+
+#include "quant/observer.h"
+#include "quant/quantize.h"
+
+namespace pt {
+
+class FakeQuantizeBase : public ObserverBase {
+ public:
+  using ObserverBase::ObserverBase;
+  bool is_fake_quantize() const override { return true; }
+  // Output and STE mask (all ones and a copy of x when fake quant is disabled).
+  virtual FakeQuantOutput forward_cachemask(const Tensor& x) = 0;
+  Tensor forward(const Tensor& x) override { return forward_cachemask(x).output; }
+
+  void enable_fake_quant(bool enabled = true);
+  void disable_fake_quant() { enable_fake_quant(false); }
+  void enable_observer(bool enabled = true);
+  void disable_observer() { enable_observer(false); }
+  bool fake_quant_enabled() const;
+  bool observer_enabled() const;
+
+ protected:
+  Tensor fake_quant_enabled_;  // [1], 1 = on
+  Tensor observer_enabled_;
+};
+
+class FakeQuantize : public FakeQuantizeBase {
+ public:
+  explicit FakeQuantize(const ObserverArgs& args = {});
+  const char* type_name() const override { return "FakeQuantize"; }
+  FakeQuantOutput forward_cachemask(const Tensor& x) override;
+  QParams calculate_qparams() const override { return activation_post_process_->calculate_qparams(); }
+  // fake_quant_enabled, observer_enabled, scale, zero_point, activation_post_process.<its buffers>
+  std::vector<NamedBuffer> named_buffers() const override;
+
+  ObserverBase& activation_post_process() { return *activation_post_process_; }
+  const ObserverBase& activation_post_process() const { return *activation_post_process_; }
+  const Tensor& scale() const { return scale_; }            // float32 [1] or [C]
+  const Tensor& zero_point() const { return zero_point_; }  // int32 [1] or [C]
+  bool is_per_channel() const { return pt::is_per_channel(config_.qscheme); }
+
+ protected:
+  // default_range: FusedMovingAvgObsFakeQuantize's quant_min=0, quant_max=255 defaults.
+  FakeQuantize(const ObserverArgs& args, std::optional<QRange> default_range, DType flag_dtype);
+  FakeQuantOutput fake_quantize(const Tensor& x) const;  // with the current scale / zero_point
+
+  std::unique_ptr<ObserverBase> activation_post_process_;
+  Tensor scale_;
+  Tensor zero_point_;
+};
+
+class FusedMovingAvgObsFakeQuantize : public FakeQuantize {
+ public:
+  // observer must be MovingAverageMinMaxObserver (default) or MovingAveragePerChannelMinMaxObserver.
+  explicit FusedMovingAvgObsFakeQuantize(const ObserverArgs& args = {});
+  const char* type_name() const override { return "FusedMovingAvgObsFakeQuantize"; }
+  FakeQuantOutput forward_cachemask(const Tensor& x) override;
+  bool is_symmetric_quant() const { return is_symmetric(config_.qscheme); }
+};
+
+// fbgemm / ATen ChooseQuantizationParams for one (min, max) (spec §2.8): double intermediates,
+// 6.1e-5 scale floor, eps ignored; preserve_sparsity = symmetric. RuntimeError if min > max.
+struct TensorQuantizationParams {
+  float scale;
+  int32_t zero_point;
+};
+TensorQuantizationParams choose_quantization_params(float min, float max, int32_t qmin, int32_t qmax,
+                                                    bool preserve_sparsity);
+
+}  // namespace pt

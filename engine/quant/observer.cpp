@@ -1,0 +1,365 @@
+// observer.cpp — MinMax / MovingAverage / PerChannel / Placeholder / FixedQParams observers and the
+// class registry behind make_observer (see observer.h; docs: pt2e-spec.md §2).
+#include "quant/observer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "quant/fake_quantize.h"
+#include "quant/quantize.h"
+
+#if __has_include("quant/histogram_observer.h")
+#include "quant/histogram_observer.h"
+#define PT_HAVE_HISTOGRAM_OBSERVER 1
+#endif
+
+namespace pt {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// torch.min / torch.max of two tensors: NaN wins.
+float nan_min(float a, float b) { return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<float>::quiet_NaN() : std::min(a, b); }
+float nan_max(float a, float b) { return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<float>::quiet_NaN() : std::max(a, b); }
+
+// m + f32(c)·(cur − m), each step rounded to float32 as the tensor ops are.
+float moving_average(float m, float cur, float c) { return m + c * (cur - m); }
+
+Tensor as_float(const Tensor& x) { return x.dtype() == DType::Float32 ? x : x.to(DType::Float32); }
+
+void check_per_tensor(QScheme q, const char* cls) {
+  if (!is_per_tensor(q))
+    throw NotImplementedError(std::string(cls) +
+                              "'s qscheme only support torch.per_tensor_symmetric and torch.per_tensor_affine, got " +
+                              qscheme_name(q));
+}
+
+void check_per_channel(QScheme q, const char* cls) {
+  if (!is_per_channel(q))
+    throw NotImplementedError(std::string(cls) +
+                              "'s qscheme only support torch.per_channel_symmetric, torch.per_channel_affine and "
+                              "torch.per_channel_affine_float_qparams, got " + qscheme_name(q));
+}
+
+void check_symmetric_reduce_range(const ObserverConfig& c) {
+  if (is_symmetric(c.qscheme) && c.reduce_range && c.dtype == DType::UInt8)
+    throw NotImplementedError("Cannot reduce range for symmetric quantization for quint8");
+}
+
+// Per-channel statistics of x along ch_axis; PyTorch needs at least 2 dims (it flattens dims 1..).
+ChannelMinMax channel_stats(const Tensor& x, int64_t ch_axis, const char* cls) {
+  if (x.dim() < 2)
+    throw IndexError(std::string(cls) + ": input must have at least 2 dims to flatten channels, got shape " +
+                     shape_str(x.shape()));
+  return aminmax_per_channel(x, ch_axis);
+}
+
+void check_same_channels(const Tensor& running, const Tensor& cur, const char* cls) {
+  if (running.numel() != cur.numel())
+    throw RuntimeError(std::string(cls) + ": the size of the running min/max (" + std::to_string(running.numel()) +
+                       ") must match the number of channels of the input (" + std::to_string(cur.numel()) + ")");
+}
+
+template <class T> std::unique_ptr<ObserverBase> construct(const ObserverArgs& a) { return std::make_unique<T>(a); }
+
+const std::vector<std::string> kUniformKwargs = {"dtype", "qscheme", "reduce_range", "quant_min", "quant_max",
+                                                 "eps", "is_dynamic"};
+std::vector<std::string> with(std::vector<std::string> base, std::initializer_list<const char*> more) {
+  for (const char* m : more) base.emplace_back(m);
+  return base;
+}
+
+std::vector<ObserverClass>& registry() {
+  static std::vector<ObserverClass> classes = [] {
+    const std::vector<std::string> all = with(kUniformKwargs, {"ch_axis", "averaging_constant", "bins", "scale",
+                                                               "zero_point", "observer"});
+    std::vector<ObserverClass> v = {
+        {"MinMaxObserver", construct<MinMaxObserver>, kUniformKwargs},
+        {"MovingAverageMinMaxObserver", construct<MovingAverageMinMaxObserver>,
+         with(kUniformKwargs, {"averaging_constant"})},
+        {"PerChannelMinMaxObserver", construct<PerChannelMinMaxObserver>, with(kUniformKwargs, {"ch_axis"})},
+        {"MovingAveragePerChannelMinMaxObserver", construct<MovingAveragePerChannelMinMaxObserver>,
+         with(kUniformKwargs, {"ch_axis", "averaging_constant"})},
+        {"PlaceholderObserver", construct<PlaceholderObserver>,
+         {"dtype", "qscheme", "quant_min", "quant_max", "eps", "is_dynamic"}},
+        {"FixedQParamsObserver", construct<FixedQParamsObserver>,
+         {"scale", "zero_point", "dtype", "qscheme", "quant_min", "quant_max", "is_dynamic"}},
+        // The fake-quantize classes forward unknown kwargs to their observer, which checks them.
+        {"FakeQuantize", construct<FakeQuantize>, all},
+        {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, all},
+    };
+#ifdef PT_HAVE_HISTOGRAM_OBSERVER
+    v.push_back(histogram_observer_class());
+#endif
+    return v;
+  }();
+  return classes;
+}
+
+}  // namespace
+
+std::vector<std::string> ObserverArgs::set_names() const {
+  std::vector<std::string> n;
+  auto add = [&](bool set, const char* name) {
+    if (set) n.emplace_back(name);
+  };
+  add(dtype.has_value(), "dtype");
+  add(qscheme.has_value(), "qscheme");
+  add(reduce_range.has_value(), "reduce_range");
+  add(quant_min.has_value(), "quant_min");
+  add(quant_max.has_value(), "quant_max");
+  add(eps.has_value(), "eps");
+  add(is_dynamic.has_value(), "is_dynamic");
+  add(ch_axis.has_value(), "ch_axis");
+  add(averaging_constant.has_value(), "averaging_constant");
+  add(bins.has_value(), "bins");
+  add(scale.has_value(), "scale");
+  add(zero_point.has_value(), "zero_point");
+  add(observer.has_value(), "observer");
+  return n;
+}
+
+// ---- UniformQuantizationObserverBase ---------------------------------------------------------------
+
+ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& a, QScheme default_qscheme) {
+  ObserverConfig c;
+  c.qscheme = a.qscheme.value_or(default_qscheme);
+  c.dtype = a.dtype.value_or(DType::UInt8);
+  if (c.dtype == DType::Float32)
+    throw ValueError("Default Observer only works for int8, uint8, int16 and int32 data types, got float32");
+  c.reduce_range = a.reduce_range.value_or(false);
+  c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
+  const QRange r = c.has_customized_qrange ? calculate_qmin_qmax(a.quant_min, a.quant_max, c.dtype, c.reduce_range)
+                                           : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, c.reduce_range);
+  c.quant_min = r.quant_min;
+  c.quant_max = r.quant_max;
+  c.eps = a.eps.value_or(kFloat32Eps);
+  c.is_dynamic = a.is_dynamic.value_or(false);
+  c.ch_axis = is_per_channel(c.qscheme) ? a.ch_axis.value_or(0) : -1;
+  c.averaging_constant = a.averaging_constant.value_or(0.01);
+  return c;
+}
+
+UniformQuantizationObserverBase::UniformQuantizationObserverBase(const ObserverConfig& config)
+    : ObserverBase(config), eps_(Tensor::full({1}, config.eps)), min_val_(Tensor::scalar(kInf)),
+      max_val_(Tensor::scalar(-kInf)) {}
+
+QParams UniformQuantizationObserverBase::calculate_qparams() const {
+  return pt::calculate_qparams(min_val_, max_val_, config_.quant_min, config_.quant_max, config_.qscheme,
+                               config_.dtype, eps_.data<float>()[0], config_.has_customized_qrange);
+}
+
+std::vector<NamedBuffer> UniformQuantizationObserverBase::named_buffers() const {
+  return {{"eps", eps_}, {"min_val", min_val_}, {"max_val", max_val_}};
+}
+
+void UniformQuantizationObserverBase::set_min_max(const Tensor& min_val, const Tensor& max_val) {
+  if (min_val.dtype() != DType::Float32 || max_val.dtype() != DType::Float32 || min_val.shape() != max_val.shape())
+    throw ValueError("set_min_max: min_val and max_val must be float32 tensors of one shape, got " +
+                     shape_str(min_val.shape()) + " and " + shape_str(max_val.shape()));
+  const bool per_channel = pt::is_per_channel(config_.qscheme);
+  if (per_channel ? min_val.dim() != 1 : min_val.dim() != 0)
+    throw ValueError(std::string("set_min_max: ") + type_name() + " keeps " +
+                     (per_channel ? "1-D" : "0-dim") + " min_val / max_val, got shape " + shape_str(min_val.shape()));
+  min_val_ = min_val;
+  max_val_ = max_val;
+}
+
+// ---- MinMaxObserver ---------------------------------------------------------------------------------
+
+MinMaxObserver::MinMaxObserver(const ObserverArgs& args)
+    : MinMaxObserver(make_config(args, QScheme::per_tensor_affine), "MinMaxObserver") {}
+
+MinMaxObserver::MinMaxObserver(const ObserverConfig& config, const char* cls) : UniformQuantizationObserverBase(config) {
+  check_per_tensor(config.qscheme, cls);
+  check_symmetric_reduce_range(config);
+}
+
+Tensor MinMaxObserver::forward(const Tensor& x) {
+  if (x.numel() == 0) return x;
+  const MinMax cur = aminmax(as_float(x).span<float>());
+  float* mn = min_val_.data<float>();
+  float* mx = max_val_.data<float>();
+  mn[0] = nan_min(cur.min, mn[0]);
+  mx[0] = nan_max(cur.max, mx[0]);
+  return x;
+}
+
+// ---- MovingAverageMinMaxObserver --------------------------------------------------------------------
+
+namespace {
+ObserverConfig moving_average_config(const ObserverArgs& args) {
+  ObserverConfig c = UniformQuantizationObserverBase::make_config(args, QScheme::per_tensor_affine);
+  check_per_tensor(c.qscheme, "MovingAverageMinMaxObserver");
+  if (c.is_dynamic && c.averaging_constant != 1.0)
+    throw NotImplementedError(
+        "MovingAverageMinMaxObserver doesn't support dynamic quantization for averaging constant of " +
+        std::to_string(c.averaging_constant));
+  return c;
+}
+}  // namespace
+
+MovingAverageMinMaxObserver::MovingAverageMinMaxObserver(const ObserverArgs& args)
+    : MinMaxObserver(moving_average_config(args), "MovingAverageMinMaxObserver") {}
+
+Tensor MovingAverageMinMaxObserver::forward(const Tensor& x) {
+  if (x.numel() == 0) return x;
+  const MinMax cur = aminmax(as_float(x).span<float>());
+  float* mn = min_val_.data<float>();
+  float* mx = max_val_.data<float>();
+  if (mn[0] == kInf && mx[0] == -kInf) {
+    mn[0] = cur.min;
+    mx[0] = cur.max;
+  } else {
+    const float c = static_cast<float>(config_.averaging_constant);
+    mn[0] = moving_average(mn[0], cur.min, c);
+    mx[0] = moving_average(mx[0], cur.max, c);
+  }
+  return x;
+}
+
+// ---- PerChannelMinMaxObserver -----------------------------------------------------------------------
+
+PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverArgs& args)
+    : PerChannelMinMaxObserver(make_config(args, QScheme::per_channel_affine), "PerChannelMinMaxObserver") {}
+
+PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverConfig& config, const char* cls)
+    : UniformQuantizationObserverBase(config) {
+  check_per_channel(config.qscheme, cls);
+  check_symmetric_reduce_range(config);
+  if (config.is_dynamic) throw NotImplementedError(std::string(cls) + " doesn't support dynamic quantization");
+  min_val_ = Tensor::empty({0});
+  max_val_ = Tensor::empty({0});
+}
+
+Tensor PerChannelMinMaxObserver::forward(const Tensor& x) {
+  if (x.numel() == 0) return x;
+  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
+  if (min_val_.numel() == 0) {
+    min_val_ = cur.min;
+    max_val_ = cur.max;
+    return x;
+  }
+  check_same_channels(min_val_, cur.min, type_name());
+  float* mn = min_val_.data<float>();
+  float* mx = max_val_.data<float>();
+  for (int64_t i = 0; i < min_val_.numel(); ++i) {
+    mn[i] = nan_min(cur.min.data<float>()[i], mn[i]);
+    mx[i] = nan_max(cur.max.data<float>()[i], mx[i]);
+  }
+  return x;
+}
+
+// ---- MovingAveragePerChannelMinMaxObserver ----------------------------------------------------------
+
+MovingAveragePerChannelMinMaxObserver::MovingAveragePerChannelMinMaxObserver(const ObserverArgs& args)
+    : PerChannelMinMaxObserver(make_config(args, QScheme::per_channel_affine), "MovingAveragePerChannelMinMaxObserver") {}
+
+Tensor MovingAveragePerChannelMinMaxObserver::forward(const Tensor& x) {
+  if (x.numel() == 0) return x;
+  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
+  if (min_val_.numel() == 0) {
+    min_val_ = cur.min;
+    max_val_ = cur.max;
+    return x;
+  }
+  check_same_channels(min_val_, cur.min, type_name());
+  const float c = static_cast<float>(config_.averaging_constant);
+  float* mn = min_val_.data<float>();
+  float* mx = max_val_.data<float>();
+  for (int64_t i = 0; i < min_val_.numel(); ++i) {
+    mn[i] = moving_average(mn[i], cur.min.data<float>()[i], c);
+    mx[i] = moving_average(mx[i], cur.max.data<float>()[i], c);
+  }
+  return x;
+}
+
+// ---- PlaceholderObserver ----------------------------------------------------------------------------
+
+namespace {
+ObserverConfig placeholder_config(const ObserverArgs& a) {
+  ObserverConfig c;
+  c.dtype = a.dtype.value_or(DType::Float32);
+  c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
+  c.eps = a.eps.value_or(kFloat32Eps);
+  c.is_dynamic = a.is_dynamic.value_or(false);
+  c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
+  const QRange d = c.dtype == DType::Float32 ? QRange{0, 0} : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, false);
+  c.quant_min = a.quant_min.value_or(d.quant_min);
+  c.quant_max = a.quant_max.value_or(d.quant_max);
+  return c;
+}
+}  // namespace
+
+PlaceholderObserver::PlaceholderObserver(const ObserverArgs& args) : ObserverBase(placeholder_config(args)) {}
+
+QParams PlaceholderObserver::calculate_qparams() const {
+  throw RuntimeError("calculate_qparams should not be called for PlaceholderObserver");
+}
+
+// ---- FixedQParamsObserver ---------------------------------------------------------------------------
+
+namespace {
+ObserverConfig fixed_qparams_config(const ObserverArgs& a) {
+  if (!a.scale || !a.zero_point)
+    throw TypeError("FixedQParamsObserver.__init__() missing required arguments: 'scale' and 'zero_point'");
+  if (a.is_dynamic.value_or(false))
+    throw NotImplementedError("FixedQParamsObserver doesn't support dynamic quantization");
+  ObserverConfig c;
+  c.dtype = a.dtype.value_or(DType::UInt8);
+  c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
+  c.quant_min = a.quant_min.value_or(0);
+  c.quant_max = a.quant_max.value_or(255);
+  return c;
+}
+}  // namespace
+
+FixedQParamsObserver::FixedQParamsObserver(const ObserverArgs& args)
+    : ObserverBase(fixed_qparams_config(args)),
+      scale_(Tensor::full({1}, static_cast<float>(*args.scale))),
+      zero_point_(Tensor::from<int32_t>({static_cast<int32_t>(*args.zero_point)}, {1})) {}
+
+QParams FixedQParamsObserver::calculate_qparams() const { return {scale_, zero_point_}; }
+
+std::vector<NamedBuffer> FixedQParamsObserver::named_buffers() const {
+  return {{"scale", scale_}, {"zero_point", zero_point_}};
+}
+
+// ---- registry ---------------------------------------------------------------------------------------
+
+void register_observer(const ObserverClass& cls) {
+  if (cls.name.empty() || !cls.make) throw ValueError("register_observer: a class needs a name and a factory");
+  auto& r = registry();
+  for (auto& existing : r)
+    if (existing.name == cls.name) {
+      existing = cls;
+      return;
+    }
+  r.push_back(cls);
+}
+
+const ObserverClass& observer_class(const std::string& name) {
+  for (const auto& c : registry())
+    if (c.name == name) return c;
+  std::string known;
+  for (const auto& c : registry()) known += (known.empty() ? "" : ", ") + c.name;
+  throw ValueError("unknown observer class '" + name + "': expected one of " + known);
+}
+
+std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args) {
+  const ObserverClass& cls = observer_class(name);
+  for (const std::string& set : args.set_names())
+    if (std::find(cls.kwargs.begin(), cls.kwargs.end(), set) == cls.kwargs.end())
+      throw TypeError(name + ".__init__() got an unexpected keyword argument '" + set + "'");
+  return cls.make(args);
+}
+
+std::vector<std::string> observer_names() {
+  std::vector<std::string> n;
+  for (const auto& c : registry()) n.push_back(c.name);
+  return n;
+}
+
+}  // namespace pt
