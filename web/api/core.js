@@ -41,10 +41,13 @@ export function installCore(pt, M, tools) {
       throw new pt.errors.TypeError(`tensor(): argument 'values' must be an array or typed array, got ${typeof values}`);
     }
     const s = shape === undefined ? [values.length] : check.shape('tensor', shape);
-    if (Array.isArray(values)) {
-      values.forEach((v, i) => {
-        if (typeof v !== 'number') throw new pt.errors.TypeError(`tensor(): element ${i} of 'values' is not a number`);
-      });
+    const range = { int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767], int32: [-(2 ** 31), 2 ** 31 - 1] }[d];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== 'number') throw new pt.errors.TypeError(`tensor(): element ${i} of 'values' is not a number`);
+      if (range && !(Number.isInteger(v) && v >= range[0] && v <= range[1])) {
+        throw new pt.errors.ValueError(`tensor(): element ${i} of 'values' (${v}) cannot be converted to ${d} without overflow`);
+      }
     }
     return new Tensor(call(M.tensor, values, s, d));
   };

@@ -29,25 +29,23 @@ val tensor_data_to_js(const Tensor& t) {
   return out;
 }
 
-template <class T> static void fill_from_js(const val& values, Tensor& t) {
-  T* p = t.data<T>();
-  const int64_t n = t.numel();
-  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(values[static_cast<unsigned>(i)].as<double>());
-}
-
 Tensor tensor_from_js(const val& values, const pt::Shape& shape, DType dtype) {
   Tensor t = Tensor::empty(shape, dtype);
-  const int64_t len = values["length"].as<int64_t>();
-  if (len != t.numel())
-    throw pt::ValueError("tensor: data has " + std::to_string(len) + " values but shape " + pt::shape_str(shape) +
-                         " needs " + std::to_string(t.numel()));
+  const double len = values["length"].as<double>();
+  if (len != static_cast<double>(t.numel()))
+    throw pt::ValueError("tensor: data has " + std::to_string(static_cast<int64_t>(len)) + " values but shape " +
+                         pt::shape_str(shape) + " needs " + std::to_string(t.numel()));
+  // A typed-array view of the tensor's memory; TypedArray.set converts each value as JS does
+  // (the JS wrapper has already checked types and integer ranges).
+  val view = val::undefined();
   switch (dtype) {
-    case DType::Float32: fill_from_js<float>(values, t); break;
-    case DType::Int8: fill_from_js<int8_t>(values, t); break;
-    case DType::UInt8: fill_from_js<uint8_t>(values, t); break;
-    case DType::Int16: fill_from_js<int16_t>(values, t); break;
-    case DType::Int32: fill_from_js<int32_t>(values, t); break;
+    case DType::Float32: view = val(emscripten::typed_memory_view(t.numel(), t.data<float>())); break;
+    case DType::Int8: view = val(emscripten::typed_memory_view(t.numel(), t.data<int8_t>())); break;
+    case DType::UInt8: view = val(emscripten::typed_memory_view(t.numel(), t.data<uint8_t>())); break;
+    case DType::Int16: view = val(emscripten::typed_memory_view(t.numel(), t.data<int16_t>())); break;
+    case DType::Int32: view = val(emscripten::typed_memory_view(t.numel(), t.data<int32_t>())); break;
   }
+  view.call<void>("set", values);
   return t;
 }
 
