@@ -1,0 +1,235 @@
+// run.js — browser tests: the real page in headless Chromium (playwright-core, /usr/bin/chromium).
+//   node tests/e2e/run.js            one line per test, then `N passed, N failed`; exit 1 on failure
+// Starts the site's own server (scripts/serve.js) on a free port, opens index.html, waits for the
+// "pt2e: ready" console line, then checks the engine, the views (WebGL2 + ImGui, input routing,
+// no busy loop), errors shown in place, the shell (navigation, language), console errors and that
+// no request leaves the site's own origin. Screenshots go to tests/e2e/out/ (ignored by git).
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(here, 'out');
+mkdirSync(outDir, { recursive: true });
+
+const results = [];
+function record(name, ok, detail = '') {
+  results.push({ name, ok });
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+}
+async function test(name, fn) {
+  try {
+    const detail = await fn();
+    record(name, true, typeof detail === 'string' ? detail : '');
+  } catch (e) {
+    record(name, false, e.message.split('\n')[0]);
+  }
+}
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+// Distinct colours and the share of pixels of the most common colour in a PNG, decoded in the page.
+async function pixelStats(page, png) {
+  return page.evaluate(async (b64) => {
+    const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+    const bmp = await createImageBitmap(blob);
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const g = c.getContext('2d');
+    g.drawImage(bmp, 0, 0);
+    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
+    const counts = new Map();
+    for (let i = 0; i < d.length; i += 4) {
+      const k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const top = Math.max(...counts.values());
+    return { colours: counts.size, topShare: top / (d.length / 4) };
+  }, png.toString('base64'));
+}
+
+async function diffPixels(page, a, b) {
+  return page.evaluate(async ([a64, b64]) => {
+    const load = async (s) => {
+      const bmp = await createImageBitmap(await (await fetch(`data:image/png;base64,${s}`)).blob());
+      const c = new OffscreenCanvas(bmp.width, bmp.height);
+      const g = c.getContext('2d');
+      g.drawImage(bmp, 0, 0);
+      return g.getImageData(0, 0, bmp.width, bmp.height).data;
+    };
+    const [x, y] = await Promise.all([load(a64), load(b64)]);
+    if (x.length !== y.length) return Infinity;
+    let n = 0;
+    for (let i = 0; i < x.length; i += 4) if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) n++;
+    return n;
+  }, [a.toString('base64'), b.toString('base64')]);
+}
+
+const server = await startServer({ port: 0 });
+const origin = new URL(server.url).origin;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
+    '--enable-unsafe-swiftshader'],
+});
+
+const consoleErrors = [];
+const foreignRequests = [];
+let requestCount = 0;
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    requestCount++;
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreignRequests.push(r.url());
+  });
+
+  const ready = page.waitForEvent('console', { predicate: (m) => m.text().startsWith('pt2e: ready'), timeout: 30000 });
+  await page.goto(server.url);
+  let readyLine = '';
+  await test('page logs "pt2e: ready" with one view drawn', async () => {
+    readyLine = (await ready).text();
+    assert(readyLine.includes('1 view drawn with WebGL2'), `ready line was: ${readyLine}`);
+    return readyLine;
+  });
+  if (!readyLine) throw new Error('the page never became ready; the remaining tests cannot run');
+
+  await test('browser validates a WebAssembly SIMD128 module', async () => {
+    const ok = await page.evaluate(() => WebAssembly.validate(new Uint8Array([
+      0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 22, 1, 20, 0, 253, 12,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11])));
+    assert(ok === true, 'WebAssembly.validate(v128.const module) returned false');
+  });
+
+  await test('engine module (built with -msimd128) instantiated and computes torch.randn', async () => {
+    const r = await page.evaluate(() => {
+      const { pt } = window.pt2e;
+      return pt.scope(() => { pt.manual_seed(0); return Array.from(pt.randn([3]).data()); });
+    });
+    const want = [1.5409960746765137, -0.293428897857666, -2.1787893772125244];  // torch.manual_seed(0); torch.randn(3)
+    assert(r.every((v, i) => Math.abs(v - want[i]) < 1e-6), `got ${r.join(', ')}`);
+  });
+
+  const demo = page.locator('canvas.view').first();
+  const before = await demo.screenshot({ path: path.join(outDir, 'home-view.png') });
+  await page.screenshot({ path: path.join(outDir, 'home.png') });
+  await test('histogram canvas is not blank', async () => {
+    const s = await pixelStats(page, before);
+    assert(s.colours >= 8 && s.topShare < 0.95, `${s.colours} colours, top colour covers ${(s.topShare * 100).toFixed(1)}%`);
+    return `${s.colours} colours`;
+  });
+
+  await test('an idle view draws no frames (no busy loop)', async () => {
+    const a = await page.evaluate(() => window.pt2e.demo.framesDrawn());
+    await page.waitForTimeout(600);
+    const b = await page.evaluate(() => window.pt2e.demo.framesDrawn());
+    assert(a === b, `frames drawn went from ${a} to ${b} while idle`);
+  });
+
+  await test('a second canvas gets its own context; hover reaches only that view', async () => {
+    await page.evaluate(() => {
+      const c = document.createElement('canvas');
+      c.className = 'view';
+      c.id = 'e2e-second';
+      document.querySelector('#main').prepend(c);
+      const counts = Array.from({ length: 20 }, (_, i) => 10 + ((i * 7) % 13));
+      window.e2eSecond = window.pt2e.views.mount(c, { view: 'histogram', title: 'second', lo: 0, hi: 20, counts, range: { min: 4, max: 15, label: 'range' }, clipped: 0.25 });
+    });
+    const second = page.locator('#e2e-second');
+    await page.waitForFunction(() => window.e2eSecond.framesDrawn() > 0);
+    await page.waitForTimeout(100);
+    const quiet = await second.screenshot();
+    const box = await second.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6);
+    await page.waitForFunction(() => window.e2eSecond.hoveredBin() >= 0, null, { timeout: 3000 });
+    await page.waitForTimeout(150);
+    const hovered = await second.screenshot({ path: path.join(outDir, 'second-hover.png') });
+    const bins = await page.evaluate(() => [window.e2eSecond.hoveredBin(), window.pt2e.demo.hoveredBin()]);
+    assert(bins[0] >= 8 && bins[0] <= 11, `second view's hovered bin is ${bins[0]}, expected one near the middle`);
+    assert(bins[1] === -1, `the home view also reports hovered bin ${bins[1]}`);
+    const changed = await diffPixels(page, quiet, hovered);
+    assert(changed > 50, `only ${changed} pixels changed on hover (no tooltip?)`);
+    return `bin ${bins[0]}, ${changed} pixels changed`;
+  });
+
+  await test('a fast click (down + up before the next frame) selects a bin; a second click clears it', async () => {
+    const box = await page.locator('#e2e-second').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
+    await page.waitForFunction(() => window.e2eSecond.selectedBin() >= 0, null, { timeout: 3000 });
+    const first = await page.evaluate(() => window.e2eSecond.selectedBin());
+    assert(first >= 2 && first <= 5, `selected bin ${first}, expected one near 20% of the width`);
+    await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
+    await page.waitForFunction(() => window.e2eSecond.selectedBin() === -1, null, { timeout: 3000 });
+    assert(await page.evaluate(() => window.pt2e.demo.selectedBin()) === -1, 'the home view got the click too');
+    return `selected bin ${first}`;
+  });
+
+  await test('bad view data throws a typed error and the view keeps its data', async () => {
+    const r = await page.evaluate(() => {
+      const out = [];
+      for (const bad of [{ view: 'histogram', lo: 1, hi: 0, counts: [1] }, { view: 'histogram', lo: 0, hi: 1, counts: [1, -2] },
+        { view: 'nope' }, { view: 'histogram', lo: 0, hi: 1, counts: 'abc' }]) {
+        try { window.e2eSecond.update(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+      }
+      return { out, title: window.e2eSecond.spec.title };
+    });
+    assert(r.out[0].startsWith('ValueError') && r.out[0].includes("'lo' and 'hi'"), r.out[0]);
+    assert(r.out[1].startsWith('ValueError') && r.out[1].includes('counts[1]'), r.out[1]);
+    assert(r.out[2].startsWith('ValueError') && r.out[2].includes('unknown view'), r.out[2]);
+    assert(r.out[3].startsWith('TypeError') || r.out[3].startsWith('ValueError'), r.out[3]);
+    assert(r.title === 'second', `spec after errors: ${r.title}`);
+  });
+
+  await test('mounting on a missing canvas fails in place with RuntimeError', async () => {
+    const msg = await page.evaluate(() => {
+      const c = document.createElement('canvas');  // not in the document: no selector finds it
+      try { window.pt2e.views.mount(c, { view: 'histogram', lo: 0, hi: 1, counts: [1] }); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; }
+    });
+    assert(msg.startsWith('RuntimeError') && msg.includes('WebGL2'), msg);
+  });
+
+  await test('navigator: clicking a lesson sets ?lesson= and shows its title', async () => {
+    await page.click('nav a[data-lesson="M02-1"]');
+    await page.waitForFunction(() => location.search.includes('lesson=M02-1'));
+    const h1 = await page.textContent('main h1');
+    assert(h1.includes('Observer zoo'), `heading: ${h1}`);
+  });
+
+  await test('language switch: 繁體中文 sets ?lang=zh-TW and translates the navigator', async () => {
+    await page.selectOption('#lang', 'zh-TW');
+    await page.waitForFunction(() => location.search.includes('lang=zh-TW'));
+    const h1 = await page.textContent('main h1');
+    const lang = await page.evaluate(() => document.documentElement.lang);
+    assert(h1.includes('觀察器大觀園') && lang === 'zh-TW', `heading: ${h1}, lang=${lang}`);
+    await page.goBack();
+    await page.waitForFunction(() => !location.search.includes('lang=zh-TW'));
+    const back = await page.textContent('main h1');
+    assert(back.includes('Observer zoo'), `after Back: ${back}`);
+    await page.screenshot({ path: path.join(outDir, 'lesson.png') });
+  });
+
+  await test('no console errors', async () => {
+    assert(consoleErrors.length === 0, consoleErrors.slice(0, 3).join(' | '));
+  });
+  await test('no request to any origin but the site\'s own', async () => {
+    assert(requestCount > 0, 'no request recorded at all');
+    assert(foreignRequests.length === 0, foreignRequests.slice(0, 3).join(' '));
+    return `${requestCount} requests, all to ${origin}`;
+  });
+} catch (e) {
+  record('e2e run', false, e.message.split('\n')[0]);
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
