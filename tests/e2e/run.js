@@ -2,8 +2,10 @@
 //   node tests/e2e/run.js            one line per test, then `N passed, N failed`; exit 1 on failure
 // Starts the site's own server (scripts/serve.js) on a free port, opens index.html, waits for the
 // "pt2e: ready" console line, then checks the engine, the views (WebGL2 + ImGui, input routing,
-// no busy loop), errors shown in place, the shell (navigation, language), console errors and that
-// no request leaves the site's own origin. Screenshots go to tests/e2e/out/ (ignored by git).
+// no busy loop), errors shown in place, the shell (navigator, URL state, language), a lesson page
+// (prose + math, cells, outputs, errors, exercise), embed.html, every written lesson's checks,
+// console errors and that no request leaves the site's own origin. The fixture lesson M99
+// (tests/e2e/fixtures/M99/) is routed in as lessons/M99/. Screenshots go to tests/e2e/out/.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -88,6 +90,18 @@ try {
     requestCount++;
     const u = new URL(r.url());
     if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreignRequests.push(r.url());
+  });
+
+  // The fixture lesson M99 (tests/e2e/fixtures/M99/) is served as if it were in lessons/.
+  await page.route('**/lessons/index.json', async (route) => {
+    const response = await route.fetch();
+    const index = await response.json();
+    index.push({ id: 'M99', title: { en: 'E2E', 'zh-TW': 'E2E' }, pages: [{ id: 'M99', title: { en: 'E2E fixture', 'zh-TW': 'E2E 測試頁' } }] });
+    await route.fulfill({ response, json: index });
+  });
+  await page.route('**/lessons/M99/**', (route) => {
+    const rel = new URL(route.request().url()).pathname.replace(/^\/lessons\/M99\//, '');
+    return route.fulfill({ path: path.join(here, 'fixtures', 'M99', rel) });
   });
 
   const ready = page.waitForEvent('console', { predicate: (m) => m.text().startsWith('pt2e: ready'), timeout: 30000 });
@@ -194,24 +208,137 @@ try {
     assert(msg.startsWith('RuntimeError') && msg.includes('WebGL2'), msg);
   });
 
-  await test('navigator: clicking a lesson sets ?lesson= and shows its title', async () => {
-    await page.click('nav a[data-lesson="M02-1"]');
-    await page.waitForFunction(() => location.search.includes('lesson=M02-1'));
-    const h1 = await page.textContent('main h1');
-    assert(h1.includes('Observer zoo'), `heading: ${h1}`);
+  await test('navigator: a planned page not yet written is not a link', async () => {
+    const r = await page.evaluate(() => ({
+      links: document.querySelectorAll('nav a[data-lesson]').length,
+      unwritten: [...document.querySelectorAll('nav .unwritten')].map((e) => e.textContent),
+    }));
+    assert(r.links >= 2, `only ${r.links} lesson links`);
+    assert(r.unwritten.some((x) => x.includes('M10-1')), `no unwritten M10-1 in ${r.unwritten.length} dimmed pages`);
+    assert(!(await page.$('nav a[data-lesson="M10-1"]')), 'M10-1 is a link');
   });
 
-  await test('language switch: 繁體中文 sets ?lang=zh-TW and translates the navigator', async () => {
+  const cell = (id) => `section.cell[data-cell="${id}"]`;
+  await test('navigator: clicking a lesson sets ?lesson= and runs its cells in order', async () => {
+    await page.click('nav a[data-lesson="M99"]');
+    await page.waitForFunction(() => location.search === '?lesson=M99');
+    await page.waitForSelector(`${cell('grade')} ul.checks`, { timeout: 10000 });
+    const order = await page.$$eval('section.cell', (els) => els.map((e) => e.dataset.cell));
+    assert(order.join() === 'hist,err,ex,grade', `cells in order ${order}`);
+    const current = await page.getAttribute('nav a[aria-current="page"]', 'data-lesson');
+    assert(current === 'M99', `current nav entry ${current}`);
+  });
+
+  await test('lesson prose: Markdown tables and KaTeX math (inline and display), no raw $ left', async () => {
+    const r = await page.evaluate(() => ({
+      inline: document.querySelectorAll('.prose .katex').length,
+      display: document.querySelectorAll('.prose .katex-display').length,
+      errors: document.querySelectorAll('.prose .katex-error').length,
+      tables: document.querySelectorAll('.prose table').length,
+      dollar: [...document.querySelectorAll('.prose')].some((p) => p.textContent.includes('$')),
+      h1: document.querySelector('.prose h1')?.textContent,
+    }));
+    assert(r.inline >= 2 && r.display === 1 && r.errors === 0, `katex ${r.inline}, display ${r.display}, errors ${r.errors}`);
+    assert(r.tables === 1 && !r.dollar && r.h1 === 'E2E fixture', JSON.stringify(r));
+  });
+
+  await test('cell outputs: text, table, PyTorch code and a drawn histogram view', async () => {
+    const text = await page.textContent(`${cell('hist')} pre.out-text`);
+    const tds = await page.$$eval(`${cell('hist')} table td`, (els) => els.map((e) => e.textContent));
+    const torch = await page.textContent(`${cell('hist')} details.torch code`);
+    assert(text === 'a text output' && tds.join() === '1000,float32' && torch.includes('torch.randn(1000)'), `${text} | ${tds} | ${torch}`);
+    const canvas = page.locator(`${cell('hist')} canvas.view`);
+    await page.waitForTimeout(200);
+    const png = await canvas.screenshot({ path: path.join(outDir, 'cell-view.png') });
+    const st = await pixelStats(page, png);
+    assert(st.colours >= 8 && st.topShare < 0.95, `${st.colours} colours, top ${st.topShare}`);
+    assert(await page.textContent(`${cell('hist')} .cell-status`) === '1/1 passed', 'status');
+  });
+
+  await test('a cell that throws shows the typed error and its line in place; later cells still run', async () => {
+    const err = await page.textContent(`${cell('err')} .error-box`);
+    assert(err.startsWith('ValueError: randn()') && err.includes('(line 3)'), err);
+    const checks = await page.$$eval(`${cell('err')} ul.checks li`, (els) => els.map((e) => `${e.className}:${e.textContent}`));
+    assert(checks.length === 1 && checks[0].startsWith('pass:') && checks[0].includes('state.x survived'), checks.join(' | '));
+    assert(await page.$(`${cell('grade')} ul.checks`), 'the grade cell did not run');
+  });
+
+  await test('exercise: the starting code fails the grade; edited and re-run, it passes; Reset restores', async () => {
+    const before = await page.getAttribute(`${cell('grade')} ul.checks li`, 'class');
+    assert(before === 'fail', `grade with the starting code: ${before}`);
+    await page.fill(`${cell('ex')} textarea`, 'state.answer = 6 * 7;');
+    await page.click(`${cell('ex')} button.run`);
+    await page.click(`${cell('grade')} button.run`);
+    await page.waitForSelector(`${cell('grade')} ul.checks li.pass`, { timeout: 3000 });
+    await page.click(`${cell('ex')} button.reset`);
+    const code = await page.inputValue(`${cell('ex')} textarea`);
+    assert(code.includes('state.answer = 0;'), `after Reset: ${code}`);
+    await page.screenshot({ path: path.join(outDir, 'lesson.png'), fullPage: true });
+  });
+
+  await test('a syntax error in an edited cell is shown in place and the page stays usable', async () => {
+    await page.fill(`${cell('ex')} textarea`, 'state.answer = ;');
+    await page.click(`${cell('ex')} button.run`);
+    await page.waitForSelector(`${cell('ex')} .error-box`, { timeout: 3000 });
+    const err = await page.textContent(`${cell('ex')} .error-box`);
+    assert(err.startsWith('SyntaxError'), err);
+    await page.click(`${cell('hist')} button.run`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '1/1 passed', `${cell('hist')} .cell-status`);
+  });
+
+  await test('language switch: 繁體中文 sets ?lang=zh-TW and translates prose, checks and navigator; Back returns', async () => {
     await page.selectOption('#lang', 'zh-TW');
     await page.waitForFunction(() => location.search.includes('lang=zh-TW'));
-    const h1 = await page.textContent('main h1');
-    const lang = await page.evaluate(() => document.documentElement.lang);
-    assert(h1.includes('觀察器大觀園') && lang === 'zh-TW', `heading: ${h1}, lang=${lang}`);
+    await page.waitForSelector(`${cell('grade')} ul.checks`, { timeout: 10000 });
+    const r = await page.evaluate(() => ({
+      h1: document.querySelector('.prose h1')?.textContent,
+      check: document.querySelector('section.cell[data-cell="grade"] ul.checks li')?.textContent,
+      nav: document.querySelector('nav a[data-lesson="M99"]')?.textContent,
+      lang: document.documentElement.lang,
+    }));
+    assert(r.h1 === 'E2E 測試頁' && r.check.includes('答案是 42') && r.lang === 'zh-TW', JSON.stringify(r));
     await page.goBack();
     await page.waitForFunction(() => !location.search.includes('lang=zh-TW'));
-    const back = await page.textContent('main h1');
-    assert(back.includes('Observer zoo'), `after Back: ${back}`);
-    await page.screenshot({ path: path.join(outDir, 'lesson.png') });
+    await page.waitForFunction(() => document.querySelector('.prose h1')?.textContent === 'E2E fixture', null, { timeout: 10000 });
+  });
+
+  await test('embed.html shows the lesson alone and posts its height to the parent', async () => {
+    const msg = await page.evaluate(() => new Promise((resolve, reject) => {
+      const frame = document.createElement('iframe');
+      frame.style.cssText = 'width:700px;height:200px';
+      window.addEventListener('message', (e) => {
+        if (e.data?.type === 'pt2e-embed-height' && e.source === frame.contentWindow && e.data.height > 400) resolve(e.data);
+      });
+      setTimeout(() => reject(new Error('no height message with height > 400 within 15 s')), 15000);
+      frame.src = 'embed.html?lesson=M99&lang=zh-TW';
+      document.body.append(frame);
+    }));
+    const f = page.frames().find((x) => x.url().includes('embed.html'));
+    await f.waitForSelector(`${cell('grade')} ul.checks`, { timeout: 10000 });
+    const r = await f.evaluate(() => ({ nav: !!document.querySelector('nav'), cells: document.querySelectorAll('section.cell').length, h1: document.querySelector('.prose h1')?.textContent }));
+    assert(msg.lesson === 'M99' && !r.nav && r.cells === 4 && r.h1 === 'E2E 測試頁', JSON.stringify({ msg, r }));
+    return `height ${msg.height}`;
+  });
+
+  await test('every written lesson passes all its checks in the browser (both languages)', async () => {
+    const ids = await page.evaluate(async () => (await (await fetch('lessons/index.json')).json())
+      .flatMap((c) => c.pages.map((p) => p.id)).filter((id) => id !== 'M99'));
+    let total = 0;
+    const bad = [];
+    for (const lang of ['en', 'zh-TW']) {
+      for (const id of ids) {
+        await page.evaluate(([l, g]) => window.pt2e.navigate(l, g).then(() => undefined), [id, lang]);
+        const r = await page.evaluate(() => ({
+          pass: document.querySelectorAll('ul.checks li.pass').length,
+          fail: [...document.querySelectorAll('ul.checks li.fail')].map((e) => e.textContent),
+          errors: [...document.querySelectorAll('main .error-box')].map((e) => e.textContent),
+        }));
+        total += r.pass;
+        if (r.fail.length || r.errors.length || !r.pass) bad.push(`${id} [${lang}]: ${[...r.fail, ...r.errors].join('; ') || 'no checks'}`);
+      }
+    }
+    assert(!bad.length, bad.slice(0, 3).join(' | '));
+    return `${ids.length} lessons, ${total} checks passed`;
   });
 
   await test('no console errors', async () => {

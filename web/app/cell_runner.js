@@ -6,7 +6,11 @@
 //   const result = runCell(pt, lesson, lesson.cells[0], { state, lang: 'en' });
 //   result.outputs  // [{kind:'table', headers, rows} | {kind:'text', text} | {kind:'view', view, data}]
 //   result.checks   // [{ok, message}]
-//   result.error    // {name, message} when the cell threw; the page shows it in place
+//   result.error    // {name, message, line} when the cell threw (line in the cell's file, when
+//                   // known); the page shows it in place
+// An exercise cell (`exercise: true`) carries `code` (the learner's starting code) and `solution`
+// (cells/<id>.solution.js): runLesson runs the solution unless `codeFor` gives other code.
+import { histogramView } from './view_data.js';
 
 export const LANGS = ['en', 'zh-TW'];
 
@@ -23,7 +27,8 @@ export async function loadLesson(id, readText) {
   for (const c of meta.cells) {
     const code = await readText(`lessons/${id}/cells/${c.id}.js`);
     const torch = c.torch ? await readText(`lessons/${id}/cells/${c.id}.py`) : null;
-    cells.push({ ...c, code, torch });
+    const solution = c.exercise ? await readText(`lessons/${id}/cells/${c.id}.solution.js`) : null;
+    cells.push({ ...c, code, torch, solution });
   }
   return { ...meta, prose, cells };
 }
@@ -33,6 +38,28 @@ export function tr(text, lang) {
   if (text === null || text === undefined) return '';
   if (typeof text === 'string') return text;
   return text[lang] ?? text.en ?? '';
+}
+
+// The cell's line of an error thrown while it ran: V8 names the Function-built code <anonymous>, and
+// its line 1 is the cell's line CODE_LINE_OFFSET (the parameter list and "use strict" come first).
+const CODE_LINE_OFFSET = 3;
+function cellLine(error) {
+  for (const frame of String(error?.stack ?? '').split('\n')) {
+    const m = frame.includes('eval at') && frame.match(/<anonymous>:(\d+):\d+\)?\s*$/);
+    if (m) return Number(m[1]) - CODE_LINE_OFFSET;
+  }
+  return null;
+}
+
+// A view output is plain data. A histogram may be given raw `values` instead of `counts`: they are
+// binned here (view_data.js, as torch.histc) so the output holds only what the view draws.
+function viewData(view, data) {
+  if (view === 'histogram' && data && data.values !== undefined && data.counts === undefined) {
+    const { values, ...opts } = data;
+    const { view: _, ...spec } = histogramView(values, opts);
+    return spec;
+  }
+  return data;
 }
 
 // Runs one cell's code synchronously inside pt.scope: engine objects the cell creates are freed
@@ -48,7 +75,7 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
       rows: rows.map((r) => r.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? tr(v, lang) : v))),
       caption: tr(caption, lang),
     }),
-    view: (view, data) => outputs.push({ kind: 'view', view, data }),
+    view: (view, data) => outputs.push({ kind: 'view', view, data: viewData(view, data) }),
   };
   const check = (cond, message) => {
     checks.push({ ok: !!cond, message: tr(message, lang) });
@@ -58,12 +85,20 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
   let error = null;
   try {
     const fn = new Function('pt', 'ctx', 'state', 'show', 'check', `"use strict";\n${code}`);
+    // Returning `state` keeps the engine objects stored on it, also when the cell throws midway.
+    let threw = false, thrown;
     pt.scope(() => {
-      fn(pt, ctx, state, show, check);
+      try {
+        fn(pt, ctx, state, show, check);
+      } catch (e) {
+        threw = true;
+        thrown = e;
+      }
       return state;
     });
+    if (threw) throw thrown;
   } catch (e) {
-    error = { name: e?.name ?? 'Error', message: e?.message ?? String(e) };
+    error = { name: e?.name ?? 'Error', message: e?.message ?? String(e), line: cellLine(e) };
   }
   return { cell: cell.id, outputs, checks, error };
 }
@@ -71,5 +106,5 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
 // Runs every cell of a lesson in order with one fresh state.
 export function runLesson(pt, lesson, { lang = 'en', codeFor = () => undefined } = {}) {
   const state = {};
-  return lesson.cells.map((cell) => runCell(pt, lesson, cell, { state, lang, code: codeFor(cell) ?? cell.code }));
+  return lesson.cells.map((cell) => runCell(pt, lesson, cell, { state, lang, code: codeFor(cell) ?? cell.solution ?? cell.code }));
 }

@@ -1,47 +1,53 @@
-// shell.js — the page around the lessons: header with the language switch, the lesson navigator
-// (chapters M01–M10 from catalogue.js), URL state (?lesson=M02-1&lang=zh-TW), and the main area.
-// It loads the engine once through the public API (web/api/index.js) and the view host once over
-// the same module, then renders the home page or a lesson page. Errors are shown in place.
+// shell.js — the page around the lessons: header with the language switch, the lesson navigator,
+// URL state (?lesson=M02-1&lang=zh-TW, Back/Forward work), and the main area (home or lesson).
+// The navigator lists the written lessons of lessons/index.json within the course plan of
+// catalogue.js (M01–M10): planned pages not written yet are shown dimmed and are not links.
+// It loads the engine once through the public API (web/api/index.js) and one view host over the
+// same module. Errors are shown in place; the page stays usable.
 //
-// When the home page's view has drawn its first frame it logs one line starting
-// "pt2e: ready" (the e2e test waits for it) and exposes `window.pt2e = { pt, views }` for tests.
+// When the first page has rendered (the home page's view drawn, or a lesson's cells run) it logs
+// one line starting "pt2e: ready" (the e2e test waits for it) and sets `window.pt2e` for tests:
+// { pt, views, demo, lesson } (demo: the home view's handle, lesson: the lesson page's handle).
 import { loadEngine } from '../api/index.js';
 import { CHAPTERS, LANGUAGES, findPage } from './catalogue.js';
+import { loadIndex, tr } from './cell_runner.js';
 import { t } from './i18n.js';
+import { el, errorBox, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost } from './views.js';
 import { histogramView } from './view_data.js';
 
 const $ = (sel) => document.querySelector(sel);
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
+// Chapters to list: the plan's chapters and pages, with index.json's titles and `written` flags;
+// written pages the plan does not know are kept, after the plan's pages of their chapter.
+function mergeChapters(index) {
+  const written = new Map();
+  for (const ch of index) for (const p of ch.pages) written.set(p.id, { ...p, chapter: ch });
+  const chapters = CHAPTERS.map((ch) => {
+    const fromIndex = index.find((c) => c.id === ch.id);
+    const pages = ch.pages.map((p) => (written.has(p.id) ? { ...written.get(p.id), written: true } : { ...p, written: false }));
+    for (const p of fromIndex?.pages ?? []) if (!ch.pages.some((q) => q.id === p.id)) pages.push({ ...p, written: true });
+    return { id: ch.id, title: fromIndex?.title ?? ch.pages[0].title, pages };
+  });
+  for (const ch of index) {
+    if (!CHAPTERS.some((c) => c.id === ch.id)) chapters.push({ ...ch, pages: ch.pages.map((p) => ({ ...p, written: true })) });
   }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
+  return chapters;
 }
 
 function readState() {
   const q = new URLSearchParams(location.search);
   const lang = LANGUAGES.some((l) => l.code === q.get('lang')) ? q.get('lang') : 'en';
-  const lesson = findPage(q.get('lesson') ?? '') ? q.get('lesson') : null;
-  return { lang, lesson };
+  return { lang, lesson: q.get('lesson') || null };
 }
 
-function writeState(state, push = true) {
+function writeState(state, push) {
   const q = new URLSearchParams();
   if (state.lesson) q.set('lesson', state.lesson);
   if (state.lang !== 'en') q.set('lang', state.lang);
-  const url = `${location.pathname}${q.toString() ? '?' + q : ''}`;
+  const url = `${location.pathname}${q.toString() ? `?${q}` : ''}`;
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
-}
-
-function errorBox(message) {
-  return el('div', { class: 'error-box', role: 'alert' }, message);
 }
 
 // Waits until a view has drawn at least one frame (frames are drawn on animation frames).
@@ -52,9 +58,14 @@ async function firstFrame(handle) {
 
 export async function startShell() {
   let state = readState();
-  let engine = null;       // { pt, views } once loaded
+  let engine = null;        // { pt, views } once loaded
   let engineError = null;
-  let mounted = [];        // view handles on the current page, destroyed on navigation
+  let chapters = mergeChapters([]);
+  let indexError = null;
+  let current = null;       // what the main area shows: { destroy(), ... }
+  let renderCount = 0;
+
+  const findInNav = (id) => chapters.flatMap((c) => c.pages).find((p) => p.id === id) ?? null;
 
   function renderHeader() {
     document.documentElement.lang = state.lang;
@@ -73,11 +84,16 @@ export async function startShell() {
   function renderNav() {
     const nav = $('#nav');
     nav.replaceChildren();
-    for (const chapter of CHAPTERS) {
-      nav.append(el('h2', {}, `${t(state.lang, 'chapter')} ${chapter.id}`));
+    if (indexError) nav.append(errorBox(`${t(state.lang, 'index_failed')}: ${indexError.message}`));
+    for (const chapter of chapters) {
+      nav.append(el('h2', {}, el('span', { class: 'id' }, chapter.id), ` ${tr(chapter.title, state.lang)}`));
       for (const p of chapter.pages) {
-        const a = el('a', { href: `?lesson=${p.id}${state.lang !== 'en' ? `&lang=${state.lang}` : ''}`, 'data-lesson': p.id },
-          el('span', { class: 'id' }, p.id), p.title[state.lang]);
+        const label = [el('span', { class: 'id' }, p.id), tr(p.title, state.lang)];
+        if (!p.written) {
+          nav.append(el('span', { class: 'unwritten', title: t(state.lang, 'not_written') }, ...label));
+          continue;
+        }
+        const a = el('a', { href: `?lesson=${p.id}${state.lang !== 'en' ? `&lang=${state.lang}` : ''}`, 'data-lesson': p.id }, ...label);
         if (p.id === state.lesson) a.setAttribute('aria-current', 'page');
         a.addEventListener('click', (e) => {
           if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
@@ -89,89 +105,94 @@ export async function startShell() {
     }
   }
 
-  function clearMain() {
-    for (const h of mounted) h.destroy();
-    mounted = [];
-    $('#main').replaceChildren();
-  }
-
-  function mountView(parent, spec) {
-    const canvas = el('canvas', { class: 'view' });
-    parent.append(canvas);
-    try {
-      const h = engine.views.mount(canvas, spec);
-      mounted.push(h);
-      return h;
-    } catch (e) {
-      canvas.replaceWith(errorBox(`${e.name}: ${e.message}`));
-      return null;
-    }
-  }
-
-  async function renderHome() {
-    const main = $('#main');
+  async function renderHome(main) {
     main.append(el('h1', {}, t(state.lang, 'title')), el('p', {}, t(state.lang, 'home_intro')), el('p', {}, t(state.lang, 'home_pick')));
     const card = el('section', { class: 'card' }, el('h3', {}, t(state.lang, 'demo_title')));
     main.append(card);
-    if (engineError) { card.append(errorBox(`${engineError.name}: ${engineError.message}`)); return null; }
-    if (!engine) return null;
+    const page = { demo: null, destroy() { this.demo?.destroy(); } };
+    if (engineError) { card.append(errorBox(`${engineError.name}: ${engineError.message}`)); return page; }
+    if (!engine) return page;
     const { pt } = engine;
-    let spec;
     try {
-      spec = pt.scope(() => {
+      const spec = pt.scope(() => {
         pt.manual_seed(0);
         const x = pt.randn([20000]);
-        let range;
-        if (pt.MinMaxObserver) {
-          const o = new pt.MinMaxObserver({ dtype: 'int8', qscheme: 'per_tensor_affine' });
-          o.forward(x);
-          range = { min: o.min_val, max: o.max_val, label: 'MinMaxObserver' };
-        }
-        return histogramView(x.data(), { bins: 80, title: 'randn(20000)', range });
+        return histogramView(x.data(), { bins: 80, title: 'randn(20000)' });
       });
+      const canvas = el('canvas', { class: 'view' });
+      card.append(canvas, el('p', {}, el('small', {}, t(state.lang, 'demo_caption'))));
+      page.demo = engine.views.mount(canvas, spec);
+      await firstFrame(page.demo);
     } catch (e) {
       card.append(errorBox(`${e.name}: ${e.message}`));
-      return null;
     }
-    const h = mountView(card, spec);
-    card.append(el('p', {}, el('small', {}, t(state.lang, 'demo_caption'))));
-    return h;
+    return page;
   }
 
-  function renderLesson() {
-    const page = findPage(state.lesson);
-    $('#main').append(el('h1', {}, `${page.id} · ${page.title[state.lang]}`), el('p', {}, t(state.lang, 'not_written')));
+  async function renderPage(main) {
+    const p = findInNav(state.lesson);
+    if (!p) {
+      main.append(errorBox(`?lesson=${state.lesson}: no such lesson`));
+      return { destroy() {} };
+    }
+    if (!p.written) {
+      main.append(el('h1', {}, `${p.id} · ${tr(p.title, state.lang)}`), el('p', { class: 'muted' }, t(state.lang, 'not_written')));
+      return { destroy() {} };
+    }
+    const lesson = await renderLesson(main, { id: p.id, lang: state.lang, engine, readText: siteReadText });
+    await lesson.done;
+    return lesson;
   }
 
+  // Renders header, navigator and main area for the current state; resolves when the page has
+  // drawn (views) and run (cells). A newer render makes an older one's result moot.
   async function render() {
+    const mine = ++renderCount;
     renderHeader();
     renderNav();
-    clearMain();
-    return state.lesson ? renderLesson() : renderHome();
+    current?.destroy();
+    current = null;
+    const main = el('div', { class: 'page' });
+    $('#main').replaceChildren(main);
+    const page = state.lesson ? await renderPage(main) : await renderHome(main);
+    if (mine !== renderCount) { page.destroy(); return null; }
+    current = page;
+    return page;
   }
 
   function navigate(next, push = true) {
     state = next;
     writeState(state, push);
-    render();
     $('#main').scrollTop = 0;
+    return render();
   }
 
   $('#lang').addEventListener('change', (e) => navigate({ ...state, lang: e.target.value }));
   window.addEventListener('popstate', () => { state = readState(); render(); });
 
-  await render();
-  try {
-    const pt = await loadEngine();
-    engine = { pt, views: createViewHost(pt.module) };
-  } catch (e) {
-    engineError = e;
-    console.error(`pt2e: engine failed to load: ${e.message}`);
+  render();
+  const [engineResult, indexResult] = await Promise.allSettled([
+    loadEngine().then((pt) => ({ pt, views: createViewHost(pt.module) })),
+    loadIndex(siteReadText),
+  ]);
+  if (engineResult.status === 'fulfilled') engine = engineResult.value;
+  else {
+    engineError = engineResult.reason;
+    console.error(`pt2e: engine failed to load: ${engineError.message}`);
   }
-  const demo = await render();
-  window.pt2e = { pt: engine?.pt ?? null, views: engine?.views ?? null, demo };
+  if (indexResult.status === 'fulfilled') chapters = mergeChapters(indexResult.value);
+  else indexError = indexResult.reason;
+
+  const page = await render();
+  window.pt2e = {
+    pt: engine?.pt ?? null,
+    views: engine?.views ?? null,
+    get demo() { return current?.demo ?? null; },
+    get lesson() { return current?.cells ? current : null; },
+    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang }),
+  };
   if (engine) {
-    const drawn = demo ? await firstFrame(demo) : false;
+    const drawn = page?.demo ? page.demo.framesDrawn() > 0 : false;
     console.log(`pt2e: ready — engine loaded (wasm SIMD128)${drawn ? ', 1 view drawn with WebGL2' : ''}`);
   }
 }

@@ -1,0 +1,196 @@
+// lesson.js — a lesson page in the browser: prose (markdown.js) with the lesson's cells in place.
+// Each cell shows its code in an editor, runs through cell_runner.js (the same runCell the headless
+// runner uses) and shows its outputs (text, HTML tables, Dear ImGui views), its checks (pass/fail)
+// and any error, in place. Cells run once in order when the page opens; Run re-runs one cell with
+// the page's shared `state`, Reset restores its code, Run all starts over with a fresh state.
+// Used by index.html (through shell.js) and embed.html.
+//
+//   const page = await renderLesson(container, { id: 'M01', lang: 'en', engine, readText: siteReadText });
+//   page.destroy();   // frees the page's views
+import { loadLesson, runCell, tr } from './cell_runner.js';
+import { renderMarkdown, splitCells } from './markdown.js';
+import { t } from './i18n.js';
+
+const siteRoot = new URL('../../', import.meta.url);
+
+// Reads a file of this site (the lesson format's readText), relative to the site root.
+export async function siteReadText(rel) {
+  const res = await fetch(new URL(rel, siteRoot));
+  if (!res.ok) throw new Error(`${rel}: HTTP ${res.status}`);
+  return res.text();
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+}
+
+export function errorBox(text) {
+  return el('div', { class: 'error-box', role: 'alert' }, text);
+}
+
+function formatValue(v) {
+  if (typeof v === 'number') return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : String(Number(v.toPrecision(6)));
+  if (typeof v === 'bigint') return String(v);
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return `[${Array.from(v, formatValue).join(', ')}]`;
+  return String(v);
+}
+
+function tableOutput(o) {
+  const table = el('table');
+  if (o.caption) table.append(el('caption', {}, o.caption));
+  table.append(el('thead', {}, el('tr', {}, ...o.headers.map((h) => el('th', { scope: 'col' }, formatValue(h))))));
+  table.append(el('tbody', {}, ...o.rows.map((r) => el('tr', {}, ...r.map((v) => {
+    const td = el('td', {}, formatValue(v));
+    if (typeof v !== 'number' && typeof v !== 'bigint') td.className = 'text';
+    return td;
+  })))));
+  return el('div', { class: 'table-wrap' }, table);
+}
+
+function errorText(err) {
+  return `${err.name}: ${err.message}${err.line ? `  (line ${err.line})` : ''}`;
+}
+
+// One cell: editor, buttons, outputs, checks, error. `run()` re-runs it with the page's state.
+function buildCell(cell, page) {
+  const { lang, engine } = page;
+  const title = tr(cell.title, lang);
+  const editor = el('textarea', { class: 'code', spellcheck: 'false', autocapitalize: 'off', autocomplete: 'off', 'aria-label': `${cell.id}: ${title}` });
+  editor.value = cell.code;
+  const fit = () => { editor.rows = Math.max(3, editor.value.split('\n').length); };
+  fit();
+  editor.addEventListener('input', fit);
+  editor.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.shiftKey || e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
+    else if (e.key === 'Tab' && !e.shiftKey) { e.preventDefault(); editor.setRangeText('  ', editor.selectionStart, editor.selectionEnd, 'end'); fit(); }
+  });
+
+  const status = el('span', { class: 'cell-status', role: 'status' });
+  const runButton = el('button', { type: 'button', class: 'run' }, t(lang, 'run'));
+  const resetButton = el('button', { type: 'button', class: 'reset' }, t(lang, 'reset'));
+  const results = el('div', { class: 'cell-results' });
+  const torch = cell.torch
+    ? el('details', { class: 'torch' }, el('summary', {}, t(lang, 'torch_code')), el('pre', {}, el('code', {}, cell.torch)))
+    : null;
+  const section = el('section', { class: `cell${cell.exercise ? ' exercise' : ''}`, id: `cell-${cell.id}`, 'data-cell': cell.id },
+    el('div', { class: 'cell-head' },
+      el('span', { class: 'cell-id' }, cell.id),
+      el('span', { class: 'cell-title' }, title),
+      cell.exercise ? el('span', { class: 'badge' }, t(lang, 'exercise')) : null,
+      el('span', { class: 'spacer' }), status, resetButton, runButton),
+    editor, torch, results);
+
+  let views = [];
+  function clear() {
+    for (const v of views) v.destroy();
+    views = [];
+    results.replaceChildren();
+  }
+
+  function show(result) {
+    clear();
+    for (const o of result.outputs) {
+      if (o.kind === 'text') results.append(el('pre', { class: 'out-text' }, o.text));
+      else if (o.kind === 'table') results.append(tableOutput(o));
+      else if (o.kind === 'view') {
+        const canvas = el('canvas', { class: 'view' });
+        results.append(canvas);
+        try {
+          views.push(engine.views.mount(canvas, { view: o.view, ...o.data }));
+        } catch (e) {
+          canvas.replaceWith(errorBox(`${e.name}: ${e.message}`));
+        }
+      }
+    }
+    if (result.checks.length) {
+      results.append(el('ul', { class: 'checks' }, ...result.checks.map((c) =>
+        el('li', { class: c.ok ? 'pass' : 'fail' }, el('span', { class: 'mark', 'aria-label': t(lang, c.ok ? 'passed' : 'failed') }, c.ok ? '✓' : '✗'), ` ${c.message}`))));
+    }
+    if (result.error) results.append(errorBox(errorText(result.error)));
+    const failed = result.checks.filter((c) => !c.ok).length + (result.error ? 1 : 0);
+    section.classList.toggle('failed', failed > 0);
+    status.textContent = result.checks.length || result.error
+      ? `${result.checks.length - result.checks.filter((c) => !c.ok).length}/${result.checks.length} ${t(lang, 'passed')}${result.error ? ` · ${result.error.name}` : ''}`
+      : '';
+  }
+
+  async function run() {
+    if (!engine || page.destroyed) return null;
+    status.textContent = t(lang, 'running');
+    runButton.disabled = true;
+    await new Promise((r) => setTimeout(r, 0));  // let the page paint "running…" first
+    if (page.destroyed) return null;
+    try {
+      const result = runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code: editor.value });
+      show(result);
+      return result;
+    } finally {
+      runButton.disabled = false;
+    }
+  }
+
+  runButton.addEventListener('click', run);
+  resetButton.addEventListener('click', () => { editor.value = cell.code; fit(); });
+  if (!engine) runButton.disabled = true;
+  return { cell, section, run, clear };
+}
+
+export async function renderLesson(container, { id, lang, engine, readText = siteReadText }) {
+  container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
+  let lesson;
+  try {
+    lesson = await loadLesson(id, readText);
+  } catch (e) {
+    container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: ${e.message}`));
+    return { destroy() {}, cells: [], done: Promise.resolve([]) };
+  }
+  const page = { lesson, lang, engine, state: {}, destroyed: false };
+  const cells = lesson.cells.map((c) => buildCell(c, page));
+  const byId = new Map(cells.map((c) => [c.cell.id, c]));
+
+  const article = el('article', { class: 'lesson', lang });
+  const placed = new Set();
+  const parts = splitCells(lesson.prose[lang] ?? '');
+  if (!parts.some((p) => p.markdown && /^\s*# /.test(p.markdown))) article.append(el('h1', {}, tr(lesson.title, lang)));
+  for (const p of parts) {
+    if (p.markdown !== undefined) {
+      const div = el('div', { class: 'prose' });
+      div.innerHTML = renderMarkdown(p.markdown);  // markdown-it with raw HTML off: escaped text + KaTeX
+      article.append(div);
+    } else if (byId.has(p.cell) && !placed.has(p.cell)) {
+      article.append(byId.get(p.cell).section);
+      placed.add(p.cell);
+    } else {
+      article.append(errorBox(`prose.${lang}.md places cell '${p.cell}', which lesson.json does not list (or places twice)`));
+    }
+  }
+  for (const c of cells) if (!placed.has(c.cell.id)) article.append(c.section);
+
+  async function runAll() {
+    page.state = {};
+    const results = [];
+    for (const c of cells) results.push(await c.run());
+    return results;
+  }
+  const toolbar = el('div', { class: 'lesson-toolbar' },
+    el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')));
+  if (!engine) toolbar.querySelector('button').disabled = true;
+  container.replaceChildren(toolbar, article);
+
+  return {
+    cells,
+    done: engine ? runAll() : Promise.resolve([]),
+    destroy() {
+      page.destroyed = true;
+      for (const c of cells) c.clear();
+    },
+  };
+}

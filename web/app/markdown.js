@@ -1,0 +1,94 @@
+// markdown.js — lesson prose to HTML: markdown-it (CommonMark + tables, raw HTML off) with math,
+// `$...$` inline and `$$...$$` display, rendered by KaTeX. Both libraries are served by this site
+// from node_modules (self-contained ES module builds), so no other origin is ever asked.
+//
+//   import { renderMarkdown, splitCells } from './markdown.js';
+//   splitCells(prose)  -> [{ markdown }, { cell: 'A' }, { markdown }, ...]  (at `<!-- cell: A -->` lines)
+//   renderMarkdown(md) -> HTML string (a KaTeX error shows in red in place, never throws)
+import MarkdownIt from '../../node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs';
+import katex from '../../node_modules/katex/dist/katex.mjs';
+
+function renderMath(tex, displayMode) {
+  return katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
+}
+
+// Inline `$...$`: no space after the opening $ nor before the closing one, no digit right after
+// the closing one (so "$5 and $6" stays text); `\$` is a literal dollar.
+function mathInline(state, silent) {
+  const src = state.src;
+  const start = state.pos;
+  if (src[start] !== '$' || src[start + 1] === '$') return false;
+  if (start + 1 >= state.posMax || /\s/.test(src[start + 1])) return false;
+  let end = start + 1;
+  for (;;) {
+    end = src.indexOf('$', end);
+    if (end < 0 || end >= state.posMax) return false;
+    if (src[end - 1] !== '\\') break;
+    end++;
+  }
+  if (/\s/.test(src[end - 1]) || /\d/.test(src[end + 1] ?? '')) return false;
+  if (!silent) {
+    const token = state.push('math_inline', 'math', 0);
+    token.content = src.slice(start + 1, end);
+  }
+  state.pos = end + 1;
+  return true;
+}
+
+// Display math: a block that opens with `$$` at the start of a line and closes with `$$`.
+function mathBlock(state, startLine, endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  if (state.src.slice(pos, pos + 2) !== '$$') return false;
+  let first = state.src.slice(pos + 2, max);
+  let content = null;
+  let line = startLine;
+  if (first.trim().endsWith('$$')) {
+    content = first.trim().slice(0, -2);
+  } else {
+    const lines = [first];
+    for (line = startLine + 1; line < endLine; line++) {
+      pos = state.bMarks[line] + state.tShift[line];
+      max = state.eMarks[line];
+      const text = state.src.slice(pos, max);
+      if (text.trim().endsWith('$$')) {
+        lines.push(text.trim().slice(0, -2));
+        content = lines.join('\n');
+        break;
+      }
+      lines.push(text);
+    }
+    if (content === null) return false;
+  }
+  if (silent) return true;
+  state.line = line + 1;
+  const token = state.push('math_block', 'math', 0);
+  token.block = true;
+  token.content = content;
+  token.map = [startLine, state.line];
+  return true;
+}
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+md.inline.ruler.after('escape', 'math_inline', mathInline);
+md.block.ruler.after('blockquote', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+md.renderer.rules.math_inline = (tokens, i) => renderMath(tokens[i].content, false);
+md.renderer.rules.math_block = (tokens, i) => `<div class="math-display">${renderMath(tokens[i].content, true)}</div>\n`;
+
+export function renderMarkdown(source) {
+  return md.render(source);
+}
+
+const CELL_LINE = /^[ \t]*<!--\s*cell:\s*([A-Za-z0-9_-]+)\s*-->[ \t]*$/gm;
+
+export function splitCells(prose) {
+  const parts = [];
+  let last = 0;
+  for (const m of prose.matchAll(CELL_LINE)) {
+    parts.push({ markdown: prose.slice(last, m.index) });
+    parts.push({ cell: m[1] });
+    last = m.index + m[0].length;
+  }
+  parts.push({ markdown: prose.slice(last) });
+  return parts.filter((p) => p.cell || p.markdown.trim());
+}
