@@ -333,6 +333,26 @@ def fake_quantize_op_cases():
     return cases
 
 
+def fused_first_step_cases():
+    """A fresh FusedMovingAvgObsFakeQuantize on one batch: ChooseQuantizationParams' corner cases
+    (scale 0 -> 0.1, the 6.1e-5 floor, the zero point picked from the smaller error term, the
+    symmetric midpoint)."""
+    add_data("tinyconst", torch.full((4,), 1e-6))
+    add_data("pair", torch.tensor([-1.0, 2.0]))
+    add_data("pair_neg", torch.tensor([-3.0, -0.5]))
+    cases = []
+    configs = [dict(dtype="qint8", quant_min=-128, quant_max=127), dict(),
+               dict(qscheme="per_tensor_symmetric"),
+               dict(dtype="qint8", quant_min=-128, quant_max=127, qscheme="per_tensor_symmetric"),
+               dict(dtype="qint8", quant_min=-127, quant_max=127, qscheme="per_tensor_symmetric")]
+    for src in ["allzero", "tinyconst", "pair", "pair_neg", "positive", "tiny", "gauss"]:
+        for kw in configs:
+            fq = tfq.FusedMovingAvgObsFakeQuantize(**torch_kwargs(kw))
+            fq(data[src])
+            cases.append(dict(input=src, kwargs=kw, scale_bits=f32_bits(fq.scale)[0], zero_point=int(fq.zero_point[0])))
+    return cases
+
+
 def sqnr_cases():
     cases = []
     for src, s, zp in [("gauss", 0.02, 3), ("relu", 0.03, -128), ("t3", 0.3, 0)]:
@@ -349,7 +369,8 @@ def main():
         os.remove(os.path.join(OUT, f))
     make_data()
     doc = dict(observers=observer_cases(), fake_quant=fq_cases(), quantize=quantize_cases(),
-               choose_qparams=choose_qparams_cases(), fake_quantize_ops=fake_quantize_op_cases(), sqnr=sqnr_cases())
+               choose_qparams=choose_qparams_cases(), fused_first_step=fused_first_step_cases(),
+               fake_quantize_ops=fake_quantize_op_cases(), sqnr=sqnr_cases())
     doc["data"] = data_index
     with open(os.path.join(OUT, "cases.json"), "w") as f:
         json.dump(doc, f, separators=(",", ":"))
