@@ -1,0 +1,413 @@
+// ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
+#include "ops/ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace pt::ops {
+namespace {
+
+std::string list_str(const IntList& v) { return shape_str(v); }
+
+void require_float(const Tensor& t, const char* op, const char* arg) {
+  if (t.dtype() != DType::Float32)
+    throw TypeError(std::string(op) + ": expected " + arg + " to be float32, got " + dtype_name(t.dtype()));
+}
+
+void require_dim(const Tensor& t, int64_t dim, const char* op, const char* arg) {
+  if (t.dim() != dim)
+    throw RuntimeError(std::string(op) + ": expected " + arg + " to be " + std::to_string(dim) + "-D, got shape " +
+                       shape_str(t.shape()));
+}
+
+// Expands a 1- or 2-element int list to (h, w); `min` is the smallest allowed value.
+std::pair<int64_t, int64_t> pair_of(const IntList& v, const char* op, const char* arg, int64_t min) {
+  if (v.size() != 1 && v.size() != 2)
+    throw RuntimeError(std::string(op) + ": expected " + arg + " to have 1 or 2 values, got " + list_str(v));
+  int64_t h = v[0], w = v.size() == 2 ? v[1] : v[0];
+  if (h < min || w < min)
+    throw RuntimeError(std::string(op) + ": expected " + arg + " values >= " + std::to_string(min) + ", got " +
+                       list_str(v));
+  return {h, w};
+}
+
+int64_t wrap_dim(int64_t d, int64_t ndim, const char* op) {
+  int64_t n = std::max<int64_t>(ndim, 1);
+  if (d < -n || d >= n)
+    throw IndexError(std::string(op) + ": dim " + std::to_string(d) + " out of range for a " +
+                     std::to_string(ndim) + "-D tensor (expected in [" + std::to_string(-n) + ", " +
+                     std::to_string(n - 1) + "])");
+  return d < 0 ? d + n : d;
+}
+
+void require_channel_vector(const Tensor& t, int64_t c, const char* op, const char* arg) {
+  require_float(t, op, arg);
+  if (t.dim() != 1 || t.size(0) != c)
+    throw RuntimeError(std::string(op) + ": expected " + arg + " of shape [" + std::to_string(c) + "], got " +
+                       shape_str(t.shape()));
+}
+
+template <class F> Tensor map_unary(const Tensor& x, const char* op, F f) {
+  require_float(x, op, "input");
+  Tensor y = Tensor::empty(x.shape());
+  const float* px = x.data<float>();
+  float* py = y.data<float>();
+  for (int64_t i = 0; i < x.numel(); ++i) py[i] = f(px[i]);
+  return y;
+}
+
+template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* op, F f) {
+  require_float(a, op, "self");
+  require_float(b, op, "other");
+  Shape out = broadcast_shapes(a.shape(), b.shape(), op);
+  const int64_t nd = static_cast<int64_t>(out.size());
+  // Element strides of a and b in the output's index space (0 along broadcast dims).
+  std::vector<int64_t> sa(nd, 0), sb(nd, 0);
+  for (int64_t d = nd - 1, ra = 1, rb = 1; d >= 0; --d) {
+    int64_t da = d - (nd - a.dim()), db = d - (nd - b.dim());
+    if (da >= 0) { sa[d] = a.shape()[da] == 1 ? 0 : ra; ra *= a.shape()[da]; }
+    if (db >= 0) { sb[d] = b.shape()[db] == 1 ? 0 : rb; rb *= b.shape()[db]; }
+  }
+  Tensor y = Tensor::empty(out);
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* py = y.data<float>();
+  std::vector<int64_t> idx(nd, 0);
+  int64_t ia = 0, ib = 0;
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    py[i] = f(pa[ia], pb[ib]);
+    for (int64_t d = nd - 1; d >= 0; --d) {  // odometer increment
+      ia += sa[d];
+      ib += sb[d];
+      if (++idx[d] < out[d]) break;
+      ia -= sa[d] * out[d];
+      ib -= sb[d] * out[d];
+      idx[d] = 0;
+    }
+  }
+  return y;
+}
+
+}  // namespace
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+  size_t nd = std::max(a.size(), b.size());
+  Shape out(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    int64_t da = i < nd - a.size() ? 1 : a[i - (nd - a.size())];
+    int64_t db = i < nd - b.size() ? 1 : b[i - (nd - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw RuntimeError(std::string(op) + ": shapes " + shape_str(a) + " and " + shape_str(b) +
+                         " do not broadcast (dim " + std::to_string(i) + ": " + std::to_string(da) + " vs " +
+                         std::to_string(db) + ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
+              const IntList& padding, const IntList& dilation, int64_t groups) {
+  const char* op = "conv2d";
+  require_float(input, op, "input");
+  require_float(weight, op, "weight");
+  require_dim(input, 4, op, "input [N, C, H, W]");
+  require_dim(weight, 4, op, "weight [O, C/groups, kH, kW]");
+  auto [sh, sw] = pair_of(stride, op, "stride", 1);
+  auto [ph, pw] = pair_of(padding, op, "padding", 0);
+  auto [dh, dw] = pair_of(dilation, op, "dilation", 1);
+  if (groups < 1) throw RuntimeError("conv2d: expected groups >= 1, got " + std::to_string(groups));
+  const int64_t N = input.size(0), C = input.size(1), H = input.size(2), W = input.size(3);
+  const int64_t O = weight.size(0), Cg = weight.size(1), KH = weight.size(2), KW = weight.size(3);
+  if (Cg * groups != C)
+    throw RuntimeError("conv2d: expected input with " + std::to_string(Cg * groups) + " channels (weight " +
+                       shape_str(weight.shape()) + ", groups " + std::to_string(groups) + "), got input " +
+                       shape_str(input.shape()));
+  if (O % groups != 0)
+    throw RuntimeError("conv2d: out_channels " + std::to_string(O) + " not divisible by groups " +
+                       std::to_string(groups));
+  if (bias) require_channel_vector(*bias, O, op, "bias");
+  const int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1;
+  const int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
+  if (H + 2 * ph < dh * (KH - 1) + 1 || W + 2 * pw < dw * (KW - 1) + 1)
+    throw RuntimeError("conv2d: input " + shape_str(input.shape()) + " (padded) is smaller than kernel " +
+                       shape_str(weight.shape()));
+  Tensor y = Tensor::empty({N, O, OH, OW});
+  const float* x = input.data<float>();
+  const float* w = weight.data<float>();
+  const float* b = bias ? bias->data<float>() : nullptr;
+  float* out = y.data<float>();
+  const int64_t Og = O / groups;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      const int64_t g = o / Og;
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double acc = b ? b[o] : 0.0;
+          for (int64_t c = 0; c < Cg; ++c) {
+            const float* xc = x + ((n * C + g * Cg + c) * H) * W;
+            const float* wc = w + ((o * Cg + c) * KH) * KW;
+            for (int64_t kh = 0; kh < KH; ++kh) {
+              const int64_t ih = oh * sh - ph + kh * dh;
+              if (ih < 0 || ih >= H) continue;
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                const int64_t iw = ow * sw - pw + kw * dw;
+                if (iw < 0 || iw >= W) continue;
+                acc += static_cast<double>(xc[ih * W + iw]) * wc[kh * KW + kw];
+              }
+            }
+          }
+          out[((n * O + o) * OH + oh) * OW + ow] = static_cast<float>(acc);
+        }
+    }
+  return y;
+}
+
+Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+  const char* op = "linear";
+  require_float(input, op, "input");
+  require_float(weight, op, "weight");
+  require_dim(weight, 2, op, "weight [out, in]");
+  if (input.dim() < 1) throw RuntimeError("linear: expected input with at least 1 dim, got a 0-dim tensor");
+  const int64_t in = weight.size(1), outf = weight.size(0);
+  if (input.size(-1) != in)
+    throw RuntimeError("linear: input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()) +
+                       " cannot be multiplied (last dim " + std::to_string(input.size(-1)) + " vs " +
+                       std::to_string(in) + ")");
+  if (bias) require_channel_vector(*bias, outf, op, "bias");
+  Shape out_shape = input.shape();
+  out_shape.back() = outf;
+  Tensor y = Tensor::empty(out_shape);
+  int64_t rows = 1;
+  for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
+  const float* x = input.data<float>();
+  const float* w = weight.data<float>();
+  const float* b = bias ? bias->data<float>() : nullptr;
+  float* out = y.data<float>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t o = 0; o < outf; ++o) {
+      double acc = b ? b[o] : 0.0;
+      for (int64_t i = 0; i < in; ++i) acc += static_cast<double>(x[r * in + i]) * w[o * in + i];
+      out[r * outf + o] = static_cast<float>(acc);
+    }
+  return y;
+}
+
+Tensor relu(const Tensor& x) {
+  return map_unary(x, "relu", [](float v) { return v > 0.f ? v : (std::isnan(v) ? v : 0.f); });
+}
+
+Tensor sigmoid(const Tensor& x) {
+  return map_unary(x, "sigmoid", [](float v) { return 1.f / (1.f + std::exp(-v)); });
+}
+
+Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
+  if (min_val > max_val)
+    throw ValueError("hardtanh: min_val " + std::to_string(min_val) + " must not exceed max_val " +
+                     std::to_string(max_val));
+  const float lo = static_cast<float>(min_val), hi = static_cast<float>(max_val);
+  return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
+}
+
+Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                  const IntList& dilation, bool ceil_mode) {
+  const char* op = "max_pool2d";
+  require_float(x, op, "input");
+  require_dim(x, 4, op, "input [N, C, H, W]");
+  auto [kh, kw] = pair_of(kernel_size, op, "kernel_size", 1);
+  auto [sh, sw] = stride.empty() ? std::pair<int64_t, int64_t>{kh, kw} : pair_of(stride, op, "stride", 1);
+  auto [ph, pw] = pair_of(padding, op, "padding", 0);
+  auto [dh, dw] = pair_of(dilation, op, "dilation", 1);
+  if (ph > kh / 2 || pw > kw / 2)
+    throw RuntimeError("max_pool2d: padding " + list_str(padding) + " should be at most half of kernel_size " +
+                       list_str(kernel_size));
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  // torch's pooling_output_shape: floor or ceil, and a last window must start inside the input.
+  auto out_size = [ceil_mode](int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+    int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+    int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;  // floor division
+    if (ceil_mode && (o - 1) * s >= in + p) --o;
+    return o;
+  };
+  const int64_t OH = out_size(H, kh, sh, ph, dh), OW = out_size(W, kw, sw, pw, dw);
+  if (OH < 1 || OW < 1)
+    throw RuntimeError("max_pool2d: input " + shape_str(x.shape()) + " is too small for kernel_size " +
+                       list_str(kernel_size) + " (output would be " + std::to_string(OH) + "x" +
+                       std::to_string(OW) + ")");
+  Tensor y = Tensor::empty({N, C, OH, OW});
+  const float* px = x.data<float>();
+  float* py = y.data<float>();
+  for (int64_t nc = 0; nc < N * C; ++nc)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        float best = -std::numeric_limits<float>::infinity();
+        for (int64_t i = 0; i < kh; ++i) {
+          const int64_t ih = oh * sh - ph + i * dh;
+          if (ih < 0 || ih >= H) continue;
+          for (int64_t j = 0; j < kw; ++j) {
+            const int64_t iw = ow * sw - pw + j * dw;
+            if (iw < 0 || iw >= W) continue;
+            const float v = px[(nc * H + ih) * W + iw];
+            if (v > best || std::isnan(v)) best = v;
+          }
+        }
+        py[(nc * OH + oh) * OW + ow] = best;
+      }
+  return y;
+}
+
+Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size) {
+  const char* op = "adaptive_avg_pool2d";
+  require_float(x, op, "input");
+  require_dim(x, 4, op, "input [N, C, H, W]");
+  auto [OH, OW] = pair_of(output_size, op, "output_size", 1);
+  const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+  if (H < 1 || W < 1) throw RuntimeError("adaptive_avg_pool2d: empty spatial input " + shape_str(x.shape()));
+  Tensor y = Tensor::empty({N, C, OH, OW});
+  const float* px = x.data<float>();
+  float* py = y.data<float>();
+  for (int64_t nc = 0; nc < N * C; ++nc)
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      const int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        const int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
+        double acc = 0.0;
+        for (int64_t i = h0; i < h1; ++i)
+          for (int64_t j = w0; j < w1; ++j) acc += px[(nc * H + i) * W + j];
+        py[(nc * OH + oh) * OW + ow] = static_cast<float>(acc / static_cast<double>((h1 - h0) * (w1 - w0)));
+      }
+    }
+  return y;
+}
+
+Tensor mean_dim(const Tensor& x, const IntList& dims, bool keepdim) {
+  const char* op = "mean";
+  require_float(x, op, "input");
+  const int64_t nd = x.dim();
+  std::vector<bool> reduce(static_cast<size_t>(nd), dims.empty());
+  for (int64_t d : dims) {
+    int64_t w = wrap_dim(d, nd, op);
+    if (nd > 0 && reduce[w] && !dims.empty())
+      throw RuntimeError("mean: dim " + std::to_string(d) + " appears more than once in " + list_str(dims));
+    if (nd > 0) reduce[w] = true;
+  }
+  Shape out, kept;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (reduce[d]) {
+      if (keepdim) out.push_back(1);
+    } else {
+      out.push_back(x.shape()[d]);
+    }
+    kept.push_back(reduce[d] ? 1 : x.shape()[d]);
+  }
+  // Accumulate every input element into its output slot (index with reduced dims set to 0).
+  Tensor y = Tensor::empty(out);
+  std::vector<double> acc(static_cast<size_t>(y.numel()), 0.0);
+  std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
+  const float* px = x.data<float>();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < nd; ++d) o = o * kept[d] + (reduce[d] ? 0 : idx[d]);
+    acc[o] += px[i];
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      if (++idx[d] < x.shape()[d]) break;
+      idx[d] = 0;
+    }
+  }
+  const double count = static_cast<double>(y.numel() ? x.numel() / y.numel() : 0);
+  float* py = y.data<float>();
+  for (int64_t i = 0; i < y.numel(); ++i) py[i] = static_cast<float>(acc[i] / count);
+  return y;
+}
+
+Tensor add(const Tensor& a, const Tensor& b, double alpha) {
+  const float al = static_cast<float>(alpha);
+  if (al == 1.f) return broadcast_binary(a, b, "add", [](float u, float v) { return u + v; });
+  return broadcast_binary(a, b, "add", [al](float u, float v) { return u + al * v; });
+}
+
+Tensor mul(const Tensor& a, const Tensor& b) {
+  return broadcast_binary(a, b, "mul", [](float u, float v) { return u * v; });
+}
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  if (tensors.empty()) throw RuntimeError("cat: expected a non-empty list of tensors");
+  const Tensor& first = tensors[0];
+  require_float(first, "cat", "tensors[0]");
+  const int64_t d = wrap_dim(dim, first.dim(), "cat");
+  if (first.dim() == 0) throw RuntimeError("cat: zero-dimensional tensor (tensors[0]) cannot be concatenated");
+  Shape out = first.shape();
+  out[d] = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    const std::string arg = "tensors[" + std::to_string(i) + "]";
+    require_float(t, "cat", arg.c_str());
+    bool ok = t.dim() == first.dim();
+    for (int64_t k = 0; ok && k < t.dim(); ++k) ok = k == d || t.shape()[k] == first.shape()[k];
+    if (!ok)
+      throw RuntimeError("cat: " + arg + " has shape " + shape_str(t.shape()) + ", expected " +
+                         shape_str(first.shape()) + " except in dim " + std::to_string(d));
+    out[d] += t.shape()[d];
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= out[k];
+  for (int64_t k = d + 1; k < static_cast<int64_t>(out.size()); ++k) inner *= out[k];
+  Tensor y = Tensor::empty(out);
+  float* py = y.data<float>();
+  for (int64_t o = 0; o < outer; ++o)
+    for (const Tensor& t : tensors) {
+      const int64_t chunk = t.shape()[d] * inner;
+      const float* src = t.data<float>() + o * chunk;
+      py = std::copy(src, src + chunk, py);
+    }
+  return y;
+}
+
+Tensor flatten(const Tensor& x, int64_t start_dim, int64_t end_dim) {
+  if (x.dim() == 0) return x.reshape({1});
+  const int64_t s = wrap_dim(start_dim, x.dim(), "flatten"), e = wrap_dim(end_dim, x.dim(), "flatten");
+  if (s > e)
+    throw RuntimeError("flatten: start_dim " + std::to_string(start_dim) + " comes after end_dim " +
+                       std::to_string(end_dim));
+  Shape out;
+  for (int64_t k = 0; k < s; ++k) out.push_back(x.shape()[k]);
+  int64_t merged = 1;
+  for (int64_t k = s; k <= e; ++k) merged *= x.shape()[k];
+  out.push_back(merged);
+  for (int64_t k = e + 1; k < x.dim(); ++k) out.push_back(x.shape()[k]);
+  return x.clone().reshape(out);
+}
+
+Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                  const Tensor& running_mean, const Tensor& running_var, double eps) {
+  const char* op = "batch_norm";
+  require_float(x, op, "input");
+  if (x.dim() < 2) throw RuntimeError("batch_norm: expected input with >= 2 dims, got " + shape_str(x.shape()));
+  const int64_t C = x.size(1);
+  require_channel_vector(running_mean, C, op, "running_mean");
+  require_channel_vector(running_var, C, op, "running_var");
+  if (weight) require_channel_vector(*weight, C, op, "weight");
+  if (bias) require_channel_vector(*bias, C, op, "bias");
+  const float e = static_cast<float>(eps);
+  std::vector<float> a(C), c(C);
+  for (int64_t k = 0; k < C; ++k) {
+    const float inv_std = 1.f / std::sqrt(running_var.data<float>()[k] + e);
+    a[k] = (weight ? weight->data<float>()[k] : 1.f) * inv_std;
+    c[k] = (bias ? bias->data<float>()[k] : 0.f) - running_mean.data<float>()[k] * a[k];
+  }
+  int64_t inner = 1;
+  for (int64_t k = 2; k < x.dim(); ++k) inner *= x.size(k);
+  Tensor y = Tensor::empty(x.shape());
+  const float* px = x.data<float>();
+  float* py = y.data<float>();
+  for (int64_t n = 0; n < x.size(0); ++n)
+    for (int64_t k = 0; k < C; ++k)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t at = (n * C + k) * inner + i;
+        py[at] = px[at] * a[k] + c[k];
+      }
+  return y;
+}
+
+}  // namespace pt::ops

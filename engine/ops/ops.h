@@ -1,0 +1,59 @@
+// ops.h — float32 reference operators, one small pure function per aten op.
+//
+// These are the numerics of the float graph: each function takes tensors (and plain hyper-
+// parameters, spelled as in the aten schema) and returns a new tensor; nothing is mutated. They match
+// torch's CPU results within float rounding (sums are accumulated in double and rounded once, so the
+// engine is at least as close to the exact value as torch). Shapes and dtypes are checked first:
+// a mismatch throws pt::RuntimeError (shapes, as torch does) or pt::TypeError (dtype), and the
+// message starts with the op name, e.g. "conv2d: expected input with 8 channels ...".
+//
+//   pt::Tensor y = pt::ops::conv2d(x, w, b, {1, 1}, {1, 1}, {1, 1}, 1);   // aten.conv2d.default
+//   pt::Tensor z = pt::ops::add(y, x);                                     // aten.add.Tensor
+//
+// Int lists accept one value for both spatial dims ({1} == {1, 1}), as torch's IntArrayRef[2] does.
+// The graph interpreter (graph/interpreter.h) maps aten targets onto these functions.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace pt::ops {
+
+using IntList = std::vector<int64_t>;
+
+// aten.conv2d.default: input [N, C, H, W], weight [O, C/groups, kH, kW], bias [O] or none.
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              const IntList& stride = {1}, const IntList& padding = {0}, const IntList& dilation = {1},
+              int64_t groups = 1);
+// aten.linear.default: input [..., in], weight [out, in], bias [out] or none.
+Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias);
+// aten.relu.default, aten.sigmoid.default, aten.hardtanh.default.
+Tensor relu(const Tensor& x);
+Tensor sigmoid(const Tensor& x);
+Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0);
+// aten.max_pool2d.default: input [N, C, H, W]; an empty stride means stride = kernel_size.
+Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride = {},
+                  const IntList& padding = {0}, const IntList& dilation = {1}, bool ceil_mode = false);
+// aten.adaptive_avg_pool2d.default: input [N, C, H, W] -> [N, C, oH, oW].
+Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size);
+// aten.mean.dim: mean over `dims` (negative dims count from the end; empty = all dims).
+Tensor mean_dim(const Tensor& x, const IntList& dims, bool keepdim = false);
+// aten.add.Tensor (self + alpha * other) and aten.mul.Tensor, with numpy-style broadcasting.
+Tensor add(const Tensor& a, const Tensor& b, double alpha = 1.0);
+Tensor mul(const Tensor& a, const Tensor& b);
+// aten.cat.default: all inputs equal except along dim.
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
+// aten.flatten.using_ints: merge dims start_dim..end_dim (negative dims allowed).
+Tensor flatten(const Tensor& x, int64_t start_dim = 0, int64_t end_dim = -1);
+// aten.batch_norm.default in inference (training=False), same numbers as
+// aten._native_batch_norm_legit_no_training: y = x * a + c with a = w / sqrt(var + eps),
+// c = b - mean * a per channel (dim 1). weight / bias may be absent (1 and 0).
+Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                  const Tensor& running_mean, const Tensor& running_var, double eps = 1e-5);
+
+// Broadcast two shapes (numpy rules); RuntimeError naming `op` when they do not broadcast.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+
+}  // namespace pt::ops
