@@ -139,6 +139,7 @@ class Golden {
         out.emplace_back(t.at("name").text.substr(prefix.size()), tensor(t.at("name").text));
     return out;
   }
+  int64_t json_int(const std::string& key) const { return static_cast<int64_t>(json_.at(key).number); }
   std::vector<int64_t> json_ints(const std::string& key) const {
     std::vector<int64_t> out;
     for (const Json& d : json_.at(key).items) out.push_back(static_cast<int64_t>(d.number));

@@ -1,0 +1,258 @@
+// interpreter.cpp — the target table (aten float ops, getitem) and the node-by-node runner.
+#include "graph/interpreter.h"
+
+#include <map>
+#include <unordered_map>
+
+#include "ops/ops.h"
+
+namespace pt {
+
+// ---- argument access -------------------------------------------------------------------------------
+
+namespace {
+[[noreturn]] void bad_arg(size_t i, const char* want, const Value& got) {
+  static const char* kinds[] = {"None", "Tensor", "tuple of Tensors", "int", "float", "bool", "int list"};
+  throw TypeError("argument " + std::to_string(i) + ": expected " + want + ", got " + kinds[got.v.index()]);
+}
+}  // namespace
+
+const Tensor& OpArgs::tensor(size_t i) const {
+  if (i >= values.size()) throw TypeError("missing required Tensor argument " + std::to_string(i));
+  if (!values[i].is_tensor()) bad_arg(i, "Tensor", values[i]);
+  return std::get<Tensor>(values[i].v);
+}
+
+std::optional<Tensor> OpArgs::optional_tensor(size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return tensor(i);
+}
+
+const std::vector<Tensor>& OpArgs::tensors(size_t i) const {
+  if (i >= values.size()) throw TypeError("missing required Tensor list argument " + std::to_string(i));
+  if (auto* ts = std::get_if<std::vector<Tensor>>(&values[i].v)) return *ts;
+  bad_arg(i, "list of Tensors", values[i]);
+}
+
+int64_t OpArgs::integer(size_t i, std::optional<int64_t> dflt) const {
+  if (!has(i)) {
+    if (dflt) return *dflt;
+    throw TypeError("missing required int argument " + std::to_string(i));
+  }
+  if (auto* x = std::get_if<int64_t>(&values[i].v)) return *x;
+  bad_arg(i, "int", values[i]);
+}
+
+double OpArgs::number(size_t i, std::optional<double> dflt) const {
+  if (!has(i)) {
+    if (dflt) return *dflt;
+    throw TypeError("missing required float argument " + std::to_string(i));
+  }
+  if (auto* x = std::get_if<double>(&values[i].v)) return *x;
+  if (auto* x = std::get_if<int64_t>(&values[i].v)) return static_cast<double>(*x);
+  bad_arg(i, "float", values[i]);
+}
+
+bool OpArgs::boolean(size_t i, std::optional<bool> dflt) const {
+  if (!has(i)) {
+    if (dflt) return *dflt;
+    throw TypeError("missing required bool argument " + std::to_string(i));
+  }
+  if (auto* x = std::get_if<bool>(&values[i].v)) return *x;
+  bad_arg(i, "bool", values[i]);
+}
+
+std::vector<int64_t> OpArgs::ints(size_t i, std::optional<std::vector<int64_t>> dflt) const {
+  if (!has(i)) {
+    if (dflt) return *dflt;
+    throw TypeError("missing required int list argument " + std::to_string(i));
+  }
+  if (auto* x = std::get_if<std::vector<int64_t>>(&values[i].v)) return *x;
+  if (auto* x = std::get_if<int64_t>(&values[i].v)) return {*x};
+  bad_arg(i, "int list", values[i]);
+}
+
+// ---- the target table ------------------------------------------------------------------------------
+
+namespace {
+
+std::map<std::string, OpFn>& table() {
+  static std::map<std::string, OpFn> t = [] {
+    std::map<std::string, OpFn> m;
+    m["aten.conv2d.default"] = [](const OpArgs& a) {  // input, weight, bias?, stride, padding, dilation, groups
+      return Value(ops::conv2d(a.tensor(0), a.tensor(1), a.optional_tensor(2), a.ints(3, {{1, 1}}),
+                               a.ints(4, {{0, 0}}), a.ints(5, {{1, 1}}), a.integer(6, 1)));
+    };
+    m["aten.linear.default"] = [](const OpArgs& a) {
+      return Value(ops::linear(a.tensor(0), a.tensor(1), a.optional_tensor(2)));
+    };
+    m["aten.relu.default"] = [](const OpArgs& a) { return Value(ops::relu(a.tensor(0))); };
+    m["aten.sigmoid.default"] = [](const OpArgs& a) { return Value(ops::sigmoid(a.tensor(0))); };
+    m["aten.hardtanh.default"] = [](const OpArgs& a) {
+      return Value(ops::hardtanh(a.tensor(0), a.number(1, -1.0), a.number(2, 1.0)));
+    };
+    m["aten.max_pool2d.default"] = [](const OpArgs& a) {  // self, kernel_size, stride, padding, dilation, ceil_mode
+      return Value(ops::max_pool2d(a.tensor(0), a.ints(1), a.ints(2, std::vector<int64_t>{}), a.ints(3, {{0, 0}}),
+                                   a.ints(4, {{1, 1}}), a.boolean(5, false)));
+    };
+    m["aten.adaptive_avg_pool2d.default"] = [](const OpArgs& a) {
+      return Value(ops::adaptive_avg_pool2d(a.tensor(0), a.ints(1)));
+    };
+    m["aten.mean.dim"] = [](const OpArgs& a) {  // self, dim, keepdim, dtype (must be None)
+      if (a.has(3)) throw NotImplementedError("mean.dim: only dtype=None is supported");
+      return Value(ops::mean_dim(a.tensor(0), a.ints(1, std::vector<int64_t>{}), a.boolean(2, false)));
+    };
+    m["aten.add.Tensor"] = [](const OpArgs& a) { return Value(ops::add(a.tensor(0), a.tensor(1), a.number(2, 1.0))); };
+    m["aten.mul.Tensor"] = [](const OpArgs& a) { return Value(ops::mul(a.tensor(0), a.tensor(1))); };
+    m["aten.cat.default"] = [](const OpArgs& a) { return Value(ops::cat(a.tensors(0), a.integer(1, 0))); };
+    m["aten.flatten.using_ints"] = [](const OpArgs& a) {
+      return Value(ops::flatten(a.tensor(0), a.integer(1, 0), a.integer(2, -1)));
+    };
+    // input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled
+    m["aten.batch_norm.default"] = [](const OpArgs& a) {
+      if (a.boolean(5, false))
+        throw NotImplementedError("batch_norm: training=True is not supported by the float interpreter");
+      return Value(ops::batch_norm(a.tensor(0), a.optional_tensor(1), a.optional_tensor(2), a.tensor(3), a.tensor(4),
+                                   a.number(7, 1e-5)));
+    };
+    // input, weight, bias, running_mean, running_var, momentum, eps -> (out, save_mean, save_invstd);
+    // in inference torch returns empty save_mean / save_invstd.
+    m["aten._native_batch_norm_legit_no_training.default"] = [](const OpArgs& a) {
+      Tensor y = ops::batch_norm(a.tensor(0), a.optional_tensor(1), a.optional_tensor(2), a.tensor(3), a.tensor(4),
+                                 a.number(6, 1e-5));
+      return Value(std::vector<Tensor>{y, Tensor::empty({0}), Tensor::empty({0})});
+    };
+    m["getitem"] = [](const OpArgs& a) {  // operator.getitem(tuple, index)
+      const auto& ts = a.tensors(0);
+      int64_t i = a.integer(1);
+      if (i < 0) i += static_cast<int64_t>(ts.size());
+      if (i < 0 || i >= static_cast<int64_t>(ts.size()))
+        throw IndexError("getitem: index " + std::to_string(a.integer(1)) + " out of range for a tuple of " +
+                         std::to_string(ts.size()));
+      return Value(ts[static_cast<size_t>(i)]);
+    };
+    return m;
+  }();
+  return t;
+}
+
+}  // namespace
+
+void register_op(const std::string& target, OpFn fn) {
+  if (!fn) throw ValueError("register_op('" + target + "'): function must not be empty");
+  table()[target] = std::move(fn);
+}
+
+const OpFn* find_op(const std::string& target) {
+  auto it = table().find(target);
+  return it == table().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> registered_targets() {
+  std::vector<std::string> out;
+  for (const auto& [k, _] : table()) out.push_back(k);
+  return out;
+}
+
+// ---- running -----------------------------------------------------------------------------------------
+
+std::vector<Tensor> run_graph(GraphModule& gm, const std::vector<Tensor>& inputs, const NodeHook& on_node) {
+  std::vector<Node*> nodes = gm.graph.nodes();
+  size_t n_placeholders = 0;
+  std::string names;
+  for (Node* n : nodes)
+    if (n->op == OpKind::placeholder) names += (n_placeholders++ ? ", " : "") + n->name;
+  if (inputs.size() != n_placeholders)
+    throw ValueError("forward: expected " + std::to_string(n_placeholders) + " input(s) (" + names + "), got " +
+                     std::to_string(inputs.size()));
+
+  std::unordered_map<const Node*, Value> env;
+  auto lookup = [&](const Node* owner, const Node* in) -> const Value& {
+    auto it = env.find(in);
+    if (it == env.end())
+      throw RuntimeError("node " + owner->name + " uses an argument that has no value yet (dangling argument or "
+                         "graph not in topological order; run lint())");
+    return it->second;
+  };
+  auto resolve = [&](const Node* owner) {
+    std::vector<Value> vals;
+    for (const Arg& a : owner->args()) {
+      if (Node* in = a.node()) {
+        vals.push_back(lookup(owner, in));
+      } else if (auto* ns = std::get_if<std::vector<Node*>>(&a.v)) {
+        std::vector<Tensor> ts;
+        for (Node* in : *ns) {
+          const Value& v = lookup(owner, in);
+          if (!v.is_tensor()) throw TypeError("node " + owner->name + ": list element %" + in->name + " is not a Tensor");
+          ts.push_back(std::get<Tensor>(v.v));
+        }
+        vals.push_back(Value(std::move(ts)));
+      } else {
+        std::visit(
+            [&](const auto& x) {
+              using T = std::decay_t<decltype(x)>;
+              if constexpr (std::is_same_v<T, Node*> || std::is_same_v<T, std::vector<Node*>>) {
+              } else {
+                vals.push_back(Value(Value::Variant(x)));
+              }
+            },
+            a.v);
+      }
+    }
+    return vals;
+  };
+
+  size_t next_input = 0;
+  for (Node* n : nodes) {
+    Value out;
+    try {
+      switch (n->op) {
+        case OpKind::placeholder: out = Value(inputs[next_input++]); break;
+        case OpKind::get_attr: out = Value(gm.get_tensor(n->target)); break;
+        case OpKind::call_function: {
+          const OpFn* fn = find_op(n->target);
+          if (!fn) throw NotImplementedError("unknown call_function target '" + n->target + "'");
+          std::vector<Value> vals = resolve(n);
+          out = (*fn)(OpArgs{vals, *n});
+          break;
+        }
+        case OpKind::call_module: {
+          SubModule* m = gm.get_module(n->target);
+          if (!m) throw RuntimeError("GraphModule has no submodule '" + n->target + "'");
+          std::vector<Value> vals = resolve(n);
+          out = Value(m->forward(OpArgs{vals, *n}.tensor(0)));
+          break;
+        }
+        case OpKind::output: {
+          std::vector<Value> vals = resolve(n);
+          std::vector<Tensor> results = OpArgs{vals, *n}.tensors(0);
+          if (on_node) on_node(*n, Value(results));
+          return results;
+        }
+      }
+    } catch (const Error& e) {
+      if (std::string(e.what()).rfind("node ", 0) == 0) throw;  // already names a node
+      rethrow_for_node(e, *n);
+    }
+    if (on_node) on_node(*n, out);
+    env[n] = std::move(out);
+  }
+  throw RuntimeError("forward: the graph has no output node");
+}
+
+void propagate_shapes(GraphModule& gm, const std::vector<Tensor>& inputs) {
+  std::unordered_map<const Node*, TensorMeta> found;
+  run_graph(gm, inputs, [&](const Node& n, const Value& v) {
+    if (v.is_tensor() && n.op != OpKind::output) {
+      const Tensor& t = std::get<Tensor>(v.v);
+      found[&n] = TensorMeta{t.shape(), t.dtype()};
+    }
+  });
+  for (Node* n : gm.graph.nodes()) {
+    auto it = found.find(n);
+    if (it == found.end()) n->meta.val.reset();
+    else n->meta.val = it->second;
+  }
+}
+
+}  // namespace pt

@@ -1,0 +1,143 @@
+// passes.cpp — fold_bn (spec §8.1) and dead-code elimination.
+#include "graph/passes.h"
+
+#include <cmath>
+
+namespace pt {
+namespace {
+
+constexpr const char* kBatchNorm = "aten.batch_norm.default";
+constexpr const char* kBatchNormLegit = "aten._native_batch_norm_legit_no_training.default";
+
+// The tensor behind argument i of `node` if it is a get_attr node; nullopt for None; throws if the
+// argument is neither (the pass only folds constant parameters).
+const Node* attr_arg(const Node* node, size_t i) {
+  if (i >= node->args().size() || node->args()[i].is_none()) return nullptr;
+  const Node* a = node->args()[i].node();
+  return a && a->op == OpKind::get_attr ? a : nullptr;
+}
+
+bool folds_into(const Node* bn) {
+  if (bn->op != OpKind::call_function || bn->args().empty()) return false;
+  if (bn->target == kBatchNorm) {
+    // training flag (arg 5) must be False.
+    if (bn->args().size() > 5) {
+      auto* t = std::get_if<bool>(&bn->args()[5].v);
+      if (!t || *t) return false;
+    }
+  } else if (bn->target != kBatchNormLegit) {
+    return false;
+  }
+  const Node* in = bn->args()[0].node();
+  if (!in || in->op != OpKind::call_function || in->args().size() < 2) return false;
+  if (in->target == "aten.linear.default") {
+    const Node* x = in->args()[0].node();
+    if (!x || !x->meta.val || x->meta.val->shape.size() != 2) return false;  // torch: 2-D input only
+  } else if (in->target != "aten.conv2d.default") {
+    return false;
+  }
+  if (!attr_arg(in, 1)) return false;
+  if (in->args().size() > 2 && !in->args()[2].is_none() && !attr_arg(in, 2)) return false;
+  for (size_t i : {3u, 4u})
+    if (!attr_arg(bn, i)) return false;
+  for (size_t i : {1u, 2u})
+    if (i < bn->args().size() && !bn->args()[i].is_none() && !attr_arg(bn, i)) return false;
+  return true;
+}
+
+double bn_eps(const Node* bn) {
+  size_t i = bn->target == kBatchNorm ? 7 : 6;
+  if (i >= bn->args().size()) return 1e-5;
+  const Arg& a = bn->args()[i];
+  if (auto* d = std::get_if<double>(&a.v)) return *d;
+  if (auto* n = std::get_if<int64_t>(&a.v)) return static_cast<double>(*n);
+  return 1e-5;
+}
+
+void fold_one(GraphModule& gm, Node* bn) {
+  Graph& g = gm.graph;
+  Node* conv = bn->args()[0].node();
+  const Node* w_node = attr_arg(conv, 1);
+  const Node* b_node = attr_arg(conv, 2);
+  const Tensor& W = gm.get_tensor(w_node->target);
+  const Tensor& mean = gm.get_tensor(attr_arg(bn, 3)->target);
+  const Tensor& var = gm.get_tensor(attr_arg(bn, 4)->target);
+  const Node* gamma_node = attr_arg(bn, 1);
+  const Node* beta_node = attr_arg(bn, 2);
+  const int64_t C = W.size(0);
+  auto check = [&](const Tensor& t, const char* what) {
+    if (t.dtype() != DType::Float32 || t.dim() != 1 || t.size(0) != C)
+      throw RuntimeError("fold_bn: node " + bn->name + ": " + what + " has shape " + shape_str(t.shape()) +
+                         ", expected [" + std::to_string(C) + "] to match " + w_node->name);
+  };
+  check(mean, "running_mean");
+  check(var, "running_var");
+  if (gamma_node) check(gm.get_tensor(gamma_node->target), "weight");
+  if (beta_node) check(gm.get_tensor(beta_node->target), "bias");
+  if (b_node) check(gm.get_tensor(b_node->target), "conv bias");
+
+  const float eps = static_cast<float>(bn_eps(bn));
+  const bool is_linear = conv->target == "aten.linear.default";
+  Tensor new_w = W.clone();
+  Tensor new_b = Tensor::empty({C});
+  const int64_t per_channel = C ? W.numel() / C : 0;
+  for (int64_t c = 0; c < C; ++c) {
+    const float r = 1.f / std::sqrt(var.data<float>()[c] + eps);
+    const float gamma = gamma_node ? gm.get_tensor(gamma_node->target).data<float>()[c] : 1.f;
+    const float beta = beta_node ? gm.get_tensor(beta_node->target).data<float>()[c] : 0.f;
+    const float b = b_node ? gm.get_tensor(b_node->target).data<float>()[c] : 0.f;
+    const float scale = gamma * r;
+    float* wc = new_w.data<float>() + c * per_channel;
+    for (int64_t i = 0; i < per_channel; ++i) wc[i] = wc[i] * scale;
+    // Same float order as torch: conv (b - mean) * r * gamma + beta, linear (b - mean) * (gamma * r) + beta.
+    new_b.data<float>()[c] = is_linear ? (b - mean.data<float>()[c]) * scale + beta
+                                       : (b - mean.data<float>()[c]) * r * gamma + beta;
+  }
+
+  // All checks passed: now change the module and the graph.
+  gm.set_tensor(w_node->target, new_w);
+  if (b_node) {
+    gm.set_tensor(b_node->target, new_b);
+  } else {
+    const std::string target = w_node->target + "_bias";
+    gm.set_tensor(target, new_b);
+    Node* bias = g.insert_before(conv, OpKind::get_attr, target, {}, target);
+    bias->meta.val = TensorMeta{{C}, DType::Float32};
+    std::vector<Arg> args = conv->args();
+    if (args.size() < 3) args.resize(3);
+    args[2] = Arg(bias);
+    g.set_args(conv, std::move(args));
+  }
+  if (bn->target == kBatchNormLegit) {
+    for (Node* user : std::vector<Node*>(bn->users())) {
+      auto* idx = user->args().size() > 1 ? std::get_if<int64_t>(&user->args()[1].v) : nullptr;
+      if (user->target == "getitem" && idx && *idx == 0) {
+        g.replace_all_uses_with(user, conv);
+        g.erase_node(user);
+      }
+    }
+    // Other getitems (save_mean / save_invstd) are dead in inference graphs; leave them to DCE.
+    for (Node* user : std::vector<Node*>(bn->users()))
+      if (user->users().empty()) g.erase_node(user);
+  } else {
+    g.replace_all_uses_with(bn, conv);
+  }
+  if (bn->users().empty()) g.erase_node(bn);
+}
+
+}  // namespace
+
+int fold_bn(GraphModule& gm) {
+  int folded = 0;
+  for (Node* n : gm.graph.nodes()) {
+    if (!gm.graph.contains(n) || !folds_into(n)) continue;  // erased getitems are skipped
+    fold_one(gm, n);
+    ++folded;
+  }
+  gm.graph.eliminate_dead_code();
+  return folded;
+}
+
+int eliminate_dead_code(GraphModule& gm) { return gm.graph.eliminate_dead_code(); }
+
+}  // namespace pt
