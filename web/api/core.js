@@ -18,6 +18,11 @@ export function installCore(pt, M, tools) {
     get numel() { return this.handle.numel(); }
     data() { return call((h) => h.data(), this.handle); }
     tolist() { return Array.from(this.data()); }
+    item() {
+      const d = this.data();
+      if (d.length !== 1) throw new pt.ValueError(`a Tensor with ${d.length} elements cannot be converted to a scalar`);
+      return d[0];
+    }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
     toString() { return `Tensor(shape=[${this.shape}], dtype=${this.dtype})`; }

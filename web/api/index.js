@@ -8,8 +8,9 @@
 //   console.log(pt.randn([20000]).data().slice(0, 3));   // = torch.randn(20000)[:3]
 import { loadModule, makeTools, scope, errors } from './engine.js';
 import { installCore } from './core.js';
+import { installQuant } from './quant.js';
 
-const installers = [installCore];
+const installers = [installCore, installQuant];
 
 let enginePromise = null;
 

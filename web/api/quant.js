@@ -1,0 +1,116 @@
+// quant.js — observers, fake quant and the quantize / dequantize ops, with torchao's names:
+//   const o = new pt.MinMaxObserver({ dtype: 'int8', qscheme: 'per_tensor_affine', quant_min: -128, quant_max: 127 });
+//   o.forward(x);                       // returns x (fake-quantize classes return a new Tensor)
+//   const { scale, zero_point } = o.calculate_qparams();   // Float32Array, Int32Array
+//   o.min_val.item(); o.named_buffers(); fq.disable_observer();
+//   pt.quantize_per_tensor(x, scale, zero_point, quant_min, quant_max, dtype); pt.sqnr(a, b); pt.student_t(df, shape)
+// Every class is one engine handle built by class name (engine/quant/observer.h make_observer);
+// keyword arguments are checked in C++ (an unknown one is a TypeError, as in Python).
+import { check } from './engine.js';
+
+export function installQuant(pt, M, tools) {
+  const { call, own, release } = tools;
+  const T = (h) => pt.Tensor.fromHandle(h);
+  const H = (fn, t, arg = 'input') => {
+    if (!(t instanceof pt.Tensor)) throw new pt.errors.TypeError(`${fn}(): argument '${arg}' must be a Tensor, got ${typeof t}`);
+    return t.handle;
+  };
+
+  class ObserverBase {
+    #handle;
+    constructor(kwargs = {}) {
+      if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) {
+        throw new pt.errors.TypeError(`${this.constructor.name}(): keyword arguments must be a plain object`);
+      }
+      this.#handle = call(M.make_observer, this.constructor.className, kwargs);
+      own(this, this.#handle);
+    }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new pt.RuntimeError('this observer was freed');
+      return this.#handle;
+    }
+    forward(x) {
+      const out = call((h, t) => h.forward(t), this.handle, H(`${this.constructor.className}.forward`, x, 'x'));
+      if (!this.config.is_fake_quantize) { out.delete(); return x; }  // observers return their input
+      return T(out);
+    }
+    calculate_qparams() { return call((h) => h.calculate_qparams(), this.handle); }
+    get config() { return call((h) => h.config(), this.handle); }
+    named_buffers() { return call((h) => h.buffer_names(), this.handle).map((n) => [n, this.buffer(n)]); }
+    buffer(name) { return T(call((h, n) => h.buffer(n), this.handle, name)); }
+    get min_val() { return this.buffer('min_val'); }
+    get max_val() { return this.buffer('max_val'); }
+    get dtype() { return this.config.dtype; }
+    get qscheme() { return this.config.qscheme; }
+    get quant_min() { return this.config.quant_min; }
+    get quant_max() { return this.config.quant_max; }
+    get ch_axis() { return this.config.ch_axis; }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+    toString() { return `${this.constructor.className}(${JSON.stringify(this.config)})`; }
+  }
+
+  class FakeQuantizeBase extends ObserverBase {
+    get scale() { return this.buffer('scale'); }
+    get zero_point() { return this.buffer('zero_point'); }
+    get activation_post_process() { return this.config.activation_post_process; }
+    enable_observer(on = true) { call((h) => h.set_flag('observer', !!on), this.handle); }
+    disable_observer() { this.enable_observer(false); }
+    enable_fake_quant(on = true) { call((h) => h.set_flag('fake_quant', !!on), this.handle); }
+    disable_fake_quant() { this.enable_fake_quant(false); }
+  }
+
+  // One JS class per engine class, named as torchao names it.
+  const names = M.observer_names();
+  pt.observer_classes = names;
+  for (const name of names) {
+    const Base = /FakeQuant/.test(name) ? FakeQuantizeBase : ObserverBase;
+    const cls = { [name]: class extends Base {} }[name];
+    cls.className = name;
+    pt[name] = cls;
+  }
+  pt.ObserverBase = ObserverBase;
+
+  const num = (fn, v, a) => check.number(fn, v, a);
+  const int = (fn, v, a) => check.integer(fn, v, a);
+  const tensorArg = (fn, v, arg, dtype) => (v instanceof pt.Tensor ? v : pt.tensor(ArrayBuffer.isView(v) ? v : v, undefined, dtype));
+
+  pt.quantize_per_tensor = (x, scale, zero_point, quant_min, quant_max, dtype) => T(call(M.quantize_per_tensor,
+    H('quantize_per_tensor', x), num('quantize_per_tensor', scale, 'scale'), int('quantize_per_tensor', zero_point, 'zero_point'),
+    int('quantize_per_tensor', quant_min, 'quant_min'), int('quantize_per_tensor', quant_max, 'quant_max'),
+    check.dtype('quantize_per_tensor', dtype)));
+  pt.dequantize_per_tensor = (q, scale, zero_point, quant_min, quant_max, dtype) => T(call(M.dequantize_per_tensor,
+    H('dequantize_per_tensor', q), num('dequantize_per_tensor', scale, 'scale'), int('dequantize_per_tensor', zero_point, 'zero_point'),
+    int('dequantize_per_tensor', quant_min, 'quant_min'), int('dequantize_per_tensor', quant_max, 'quant_max'),
+    check.dtype('dequantize_per_tensor', dtype)));
+  pt.quantize_per_channel = (x, scales, zero_points, axis, quant_min, quant_max, dtype) => pt.scope(() => T(call(M.quantize_per_channel,
+    H('quantize_per_channel', x), tensorArg('quantize_per_channel', scales, 'scales', 'float32').handle,
+    tensorArg('quantize_per_channel', zero_points, 'zero_points', 'int32').handle, int('quantize_per_channel', axis, 'axis'),
+    int('quantize_per_channel', quant_min, 'quant_min'), int('quantize_per_channel', quant_max, 'quant_max'),
+    check.dtype('quantize_per_channel', dtype))));
+  pt.dequantize_per_channel = (q, scales, zero_points, axis, quant_min, quant_max, dtype) => pt.scope(() => T(call(M.dequantize_per_channel,
+    H('dequantize_per_channel', q), tensorArg('dequantize_per_channel', scales, 'scales', 'float32').handle,
+    zero_points == null ? null : tensorArg('dequantize_per_channel', zero_points, 'zero_points', 'int32').handle,
+    int('dequantize_per_channel', axis, 'axis'), int('dequantize_per_channel', quant_min, 'quant_min'),
+    int('dequantize_per_channel', quant_max, 'quant_max'), check.dtype('dequantize_per_channel', dtype))));
+  pt.choose_qparams = (x, quant_min, quant_max, eps, dtype) => call(M.choose_qparams, H('choose_qparams', x),
+    int('choose_qparams', quant_min, 'quant_min'), int('choose_qparams', quant_max, 'quant_max'), num('choose_qparams', eps, 'eps'),
+    check.dtype('choose_qparams', dtype), false);
+  pt.choose_qparams_symmetric = (x, quant_min, quant_max, eps, dtype) => call(M.choose_qparams, H('choose_qparams_symmetric', x),
+    int('choose_qparams_symmetric', quant_min, 'quant_min'), int('choose_qparams_symmetric', quant_max, 'quant_max'),
+    num('choose_qparams_symmetric', eps, 'eps'), check.dtype('choose_qparams_symmetric', dtype), true);
+  pt.fake_quantize_per_tensor_affine = (x, scale, zero_point, quant_min, quant_max) => T(call(M.fake_quantize_per_tensor_affine,
+    H('fake_quantize_per_tensor_affine', x), num('fake_quantize_per_tensor_affine', scale, 'scale'),
+    int('fake_quantize_per_tensor_affine', zero_point, 'zero_point'), int('fake_quantize_per_tensor_affine', quant_min, 'quant_min'),
+    int('fake_quantize_per_tensor_affine', quant_max, 'quant_max')));
+  pt.fake_quantize_per_channel_affine = (x, scale, zero_point, axis, quant_min, quant_max) => pt.scope(() => T(call(
+    M.fake_quantize_per_channel_affine, H('fake_quantize_per_channel_affine', x),
+    tensorArg('fake_quantize_per_channel_affine', scale, 'scale', 'float32').handle,
+    tensorArg('fake_quantize_per_channel_affine', zero_point, 'zero_point', 'int32').handle,
+    int('fake_quantize_per_channel_affine', axis, 'axis'), int('fake_quantize_per_channel_affine', quant_min, 'quant_min'),
+    int('fake_quantize_per_channel_affine', quant_max, 'quant_max'))));
+  pt.sqnr = (a, b) => call(M.sqnr, H('sqnr', a, 'x'), H('sqnr', b, 'y'));
+  pt.calculate_qmin_qmax = (quant_min, quant_max, dtype, reduce_range = false) =>
+    call(M.calculate_qmin_qmax, quant_min ?? null, quant_max ?? null, check.dtype('calculate_qmin_qmax', dtype), !!reduce_range);
+  pt.student_t = (df, shape) => T(call(M.student_t, num('student_t', df, 'df'), check.shape('student_t', shape)));
+}

@@ -1,0 +1,232 @@
+// bind_quant.cpp — Embind for engine/quant: observers and fake-quantize modules by class name,
+// quantize / dequantize / choose_qparams / fake_quantize ops, sqnr; plus student_t from core.
+// Keyword arguments arrive as a plain JS object and are read here into pt::ObserverArgs; the JS
+// classes in web/api/quant.js (pt.MinMaxObserver, ...) are thin names over one Observer handle.
+#include <emscripten/bind.h>
+
+#include <memory>
+#include <optional>
+
+#include "common.h"
+#include "core/distributions.h"
+#include "quant/fake_quantize.h"
+#include "quant/observer.h"
+#include "quant/qparams.h"
+#include "quant/quantize.h"
+
+using emscripten::val;
+using pt::Tensor;
+
+namespace {
+
+std::string type_of(const val& v) { return v.typeOf().as<std::string>(); }
+
+double number_arg(const std::string& cls, const std::string& key, const val& v) {
+  if (type_of(v) != "number")
+    throw pt::TypeError(cls + "(): argument '" + key + "' must be a number, got " + type_of(v));
+  return v.as<double>();
+}
+int64_t int_arg(const std::string& cls, const std::string& key, const val& v) {
+  const double d = number_arg(cls, key, v);
+  if (d != static_cast<double>(static_cast<int64_t>(d)))
+    throw pt::TypeError(cls + "(): argument '" + key + "' must be an integer, got " + std::to_string(d));
+  return static_cast<int64_t>(d);
+}
+std::string string_arg(const std::string& cls, const std::string& key, const val& v) {
+  if (type_of(v) != "string")
+    throw pt::TypeError(cls + "(): argument '" + key + "' must be a string, got " + type_of(v));
+  return v.as<std::string>();
+}
+bool bool_arg(const std::string& cls, const std::string& key, const val& v) {
+  if (type_of(v) != "boolean")
+    throw pt::TypeError(cls + "(): argument '" + key + "' must be a boolean, got " + type_of(v));
+  return v.as<bool>();
+}
+
+// Reads torchao keyword arguments from a JS object; unknown keys are Python's TypeError.
+pt::ObserverArgs observer_args(const std::string& cls, const val& kwargs) {
+  pt::ObserverArgs a;
+  if (kwargs.isUndefined() || kwargs.isNull()) return a;
+  const val keys = val::global("Object").call<val>("keys", kwargs);
+  const unsigned n = keys["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string k = keys[i].as<std::string>();
+    const val v = kwargs[k];
+    if (v.isUndefined()) continue;
+    if (k == "dtype") a.dtype = pt::dtype_from_name(string_arg(cls, k, v));
+    else if (k == "qscheme") a.qscheme = pt::qscheme_from_name(string_arg(cls, k, v));
+    else if (k == "reduce_range") a.reduce_range = bool_arg(cls, k, v);
+    else if (k == "quant_min") a.quant_min = int_arg(cls, k, v);
+    else if (k == "quant_max") a.quant_max = int_arg(cls, k, v);
+    else if (k == "eps") a.eps = static_cast<float>(number_arg(cls, k, v));
+    else if (k == "is_dynamic") a.is_dynamic = bool_arg(cls, k, v);
+    else if (k == "ch_axis") a.ch_axis = int_arg(cls, k, v);
+    else if (k == "averaging_constant") a.averaging_constant = number_arg(cls, k, v);
+    else if (k == "bins") a.bins = int_arg(cls, k, v);
+    else if (k == "scale") a.scale = number_arg(cls, k, v);
+    else if (k == "zero_point") a.zero_point = int_arg(cls, k, v);
+    else if (k == "observer") a.observer = string_arg(cls, k, v);
+    else throw pt::TypeError(cls + "() got an unexpected keyword argument '" + k + "'");
+  }
+  return a;
+}
+
+val qparams_to_js(const pt::QParams& qp) {
+  val o = val::object();
+  o.set("scale", ptjs::tensor_data_to_js(qp.scale));
+  o.set("zero_point", ptjs::tensor_data_to_js(qp.zero_point));
+  return o;
+}
+
+// One handle type for every observer and fake-quantize class.
+class Observer {
+ public:
+  Observer() = default;
+  explicit Observer(std::unique_ptr<pt::ObserverBase> o) : impl_(std::move(o)) {}
+  pt::ObserverBase& impl() const {
+    if (!impl_) throw pt::RuntimeError("observer was not constructed");
+    return *impl_;
+  }
+
+ private:
+  std::shared_ptr<pt::ObserverBase> impl_;
+};
+
+pt::FakeQuantizeBase& as_fake_quant(const Observer& o, const char* method) {
+  auto* fq = dynamic_cast<pt::FakeQuantizeBase*>(&o.impl());
+  if (!fq) throw pt::TypeError(std::string("'") + o.impl().type_name() + "' object has no attribute '" + method + "'");
+  return *fq;
+}
+
+const Tensor& named_buffer(const Observer& o, const std::string& name) {
+  static Tensor found;
+  for (auto& [n, t] : o.impl().named_buffers())
+    if (n == name) return found = t;
+  throw pt::TypeError(std::string("'") + o.impl().type_name() + "' object has no attribute '" + name + "'");
+}
+
+Observer make(const std::string& cls, const val& kwargs) {
+  return ptjs::guarded([&] { return Observer(pt::make_observer(cls, observer_args(cls, kwargs))); });
+}
+Tensor forward(Observer& o, const Tensor& x) { return ptjs::guarded([&] { return o.impl().forward(x); }); }
+val calculate_qparams(const Observer& o) {
+  return ptjs::guarded([&] { return qparams_to_js(o.impl().calculate_qparams()); });
+}
+Tensor buffer(const Observer& o, const std::string& name) {
+  return ptjs::guarded([&] { return named_buffer(o, name); });
+}
+val buffer_names(const Observer& o) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (auto& [n, t] : o.impl().named_buffers()) arr.call<void>("push", n);
+    return arr;
+  });
+}
+val config(const Observer& o) {
+  return ptjs::guarded([&] {
+    const pt::ObserverConfig& c = o.impl().config();
+    val v = val::object();
+    v.set("type", std::string(o.impl().type_name()));
+    v.set("dtype", std::string(pt::dtype_name(c.dtype)));
+    v.set("qscheme", std::string(pt::qscheme_name(c.qscheme)));
+    v.set("quant_min", static_cast<double>(c.quant_min));
+    v.set("quant_max", static_cast<double>(c.quant_max));
+    v.set("reduce_range", c.reduce_range);
+    v.set("eps", c.eps);
+    v.set("is_dynamic", c.is_dynamic);
+    v.set("ch_axis", static_cast<double>(c.ch_axis));
+    v.set("averaging_constant", c.averaging_constant);
+    v.set("is_fake_quantize", o.impl().is_fake_quantize());
+    if (auto* fq = dynamic_cast<pt::FakeQuantize*>(&o.impl()))
+      v.set("activation_post_process", std::string(fq->activation_post_process().type_name()));
+    return v;
+  });
+}
+void set_flag(Observer& o, const std::string& which, bool on) {
+  ptjs::guarded([&] {
+    auto& fq = as_fake_quant(o, which == "observer" ? "enable_observer" : "enable_fake_quant");
+    which == "observer" ? fq.enable_observer(on) : fq.enable_fake_quant(on);
+    return 0;
+  });
+}
+val observer_names() {
+  val arr = val::array();
+  for (const std::string& n : pt::observer_names()) arr.call<void>("push", n);
+  return arr;
+}
+
+// ---- ops ----
+pt::DType dtype(const std::string& s) { return pt::dtype_from_name(s); }
+
+Tensor quantize_per_tensor(const Tensor& x, double s, double zp, double qmin, double qmax, const std::string& dt) {
+  return ptjs::guarded([&] { return pt::quantize_per_tensor(x, s, zp, qmin, qmax, dtype(dt)); });
+}
+Tensor dequantize_per_tensor(const Tensor& q, double s, double zp, double qmin, double qmax, const std::string& dt) {
+  return ptjs::guarded([&] { return pt::dequantize_per_tensor(q, s, zp, qmin, qmax, dtype(dt)); });
+}
+Tensor quantize_per_channel(const Tensor& x, const Tensor& s, const Tensor& zp, double axis, double qmin, double qmax,
+                            const std::string& dt) {
+  return ptjs::guarded([&] { return pt::quantize_per_channel(x, s, zp, axis, qmin, qmax, dtype(dt)); });
+}
+Tensor dequantize_per_channel(const Tensor& q, const Tensor& s, const val& zp, double axis, double qmin, double qmax,
+                              const std::string& dt) {
+  return ptjs::guarded([&] {
+    std::optional<Tensor> z;
+    if (!zp.isNull() && !zp.isUndefined()) z = zp.as<Tensor>();
+    return pt::dequantize_per_channel(q, s, z, axis, qmin, qmax, dtype(dt));
+  });
+}
+val choose_qparams(const Tensor& x, double qmin, double qmax, double eps, const std::string& dt, bool symmetric) {
+  return ptjs::guarded([&] {
+    auto f = symmetric ? pt::choose_qparams_symmetric : pt::choose_qparams;
+    return qparams_to_js(f(x, qmin, qmax, static_cast<float>(eps), dtype(dt)));
+  });
+}
+Tensor fake_quantize_per_tensor_affine(const Tensor& x, double s, double zp, double qmin, double qmax) {
+  return ptjs::guarded([&] { return pt::fake_quantize_per_tensor_affine(x, static_cast<float>(s), zp, qmin, qmax); });
+}
+Tensor fake_quantize_per_channel_affine(const Tensor& x, const Tensor& s, const Tensor& zp, double axis, double qmin,
+                                        double qmax) {
+  return ptjs::guarded([&] { return pt::fake_quantize_per_channel_affine(x, s, zp, axis, qmin, qmax); });
+}
+double sqnr(const Tensor& x, const Tensor& y) { return ptjs::guarded([&] { return double(pt::sqnr(x, y)); }); }
+val calculate_qmin_qmax(const val& qmin, const val& qmax, const std::string& dt, bool reduce_range) {
+  return ptjs::guarded([&] {
+    std::optional<int64_t> lo, hi;
+    if (!qmin.isNull() && !qmin.isUndefined()) lo = int_arg("calculate_qmin_qmax", "quant_min", qmin);
+    if (!qmax.isNull() && !qmax.isUndefined()) hi = int_arg("calculate_qmin_qmax", "quant_max", qmax);
+    const pt::QRange r = pt::calculate_qmin_qmax(lo, hi, dtype(dt), reduce_range);
+    val v = val::object();
+    v.set("quant_min", static_cast<double>(r.quant_min));
+    v.set("quant_max", static_cast<double>(r.quant_max));
+    return v;
+  });
+}
+Tensor student_t(double df, const val& shape) {
+  return ptjs::guarded([&] { return pt::student_t(df, ptjs::shape_from_js(shape)); });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pt_quant) {
+  using namespace emscripten;
+  class_<Observer>("Observer")
+      .function("forward", &forward)
+      .function("calculate_qparams", &calculate_qparams)
+      .function("buffer", &buffer)
+      .function("buffer_names", &buffer_names)
+      .function("config", &config)
+      .function("set_flag", &set_flag);
+  function("make_observer", &make);
+  function("observer_names", &observer_names);
+  function("quantize_per_tensor", &quantize_per_tensor);
+  function("dequantize_per_tensor", &dequantize_per_tensor);
+  function("quantize_per_channel", &quantize_per_channel);
+  function("dequantize_per_channel", &dequantize_per_channel);
+  function("choose_qparams", &choose_qparams);
+  function("fake_quantize_per_tensor_affine", &fake_quantize_per_tensor_affine);
+  function("fake_quantize_per_channel_affine", &fake_quantize_per_channel_affine);
+  function("sqnr", &sqnr);
+  function("calculate_qmin_qmax", &calculate_qmin_qmax);
+  function("student_t", &student_t);
+}
