@@ -54,7 +54,11 @@ Conv2dParams conv2d(int64_t in_channels, int64_t out_channels, int64_t kernel_si
   Conv2dParams p;
   p.weight = Tensor::empty({out_channels, in_channels / groups, kernel_size, kernel_size});
   kaiming_uniform_(p.weight, std::sqrt(5.0), gen);
-  if (bias) p.bias = init_bias(out_channels, fan_in(p.weight), gen);
+  if (bias) {  // _ConvNd.reset_parameters skips the bias when fan_in is 0: no draw (torch leaves it
+               // uninitialised; we zero it). Linear draws with bound 0 instead (init_bias).
+    const int64_t fan = fan_in(p.weight);
+    p.bias = fan != 0 ? init_bias(out_channels, fan, gen) : Tensor::zeros({out_channels});
+  }
   return p;
 }
 

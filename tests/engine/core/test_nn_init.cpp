@@ -95,3 +95,22 @@ TEST_CASE("bad module arguments raise ValueError before drawing", "[nn_init][err
   Generator fresh(0);
   CHECK(default_generator().random() == fresh.random());
 }
+
+TEST_CASE("fan_in 0: Conv2d draws nothing for its bias, Linear draws with bound 0", "[nn_init]") {
+  // torch 1.13: after manual_seed(0), Conv2d(0,4,3) and Conv2d(3,4,0) leave the stream untouched;
+  // Linear(0,4) consumes exactly 4 draws and its bias is +0.
+  manual_seed(0);
+  Tensor ref = randn({4});
+  for (auto [in, k] : {std::pair{0, 3}, std::pair{3, 0}}) {
+    manual_seed(0);
+    nn_init::Conv2dParams conv = nn_init::conv2d(in, 4, k);
+    CHECK(conv.bias.numel() == 4);
+    CHECK(bit_mismatches(randn({4}), std::vector<float>(ref.data<float>(), ref.data<float>() + 4)) == 0);
+  }
+  manual_seed(0);
+  Generator skipped(0);
+  for (int i = 0; i < 4; ++i) skipped.random();
+  nn_init::LinearParams lin = nn_init::linear(0, 4);
+  CHECK(bit_mismatches(lin.bias, std::vector<float>(4, 0.0f)) == 0);
+  CHECK(default_generator().random() == skipped.random());
+}
