@@ -3,18 +3,22 @@
 
 Run with Debian's torch 1.13 (the oracle):   /usr/bin/python3 tests/golden/gen_random.py
 Writes tests/golden/random/<case>.bin (raw little-endian float32, row-major) and index.json
-(one entry per .bin: op, seed, arguments, shape). tests/engine/core/test_generator.cpp and
+(one entry per .bin: op, seed, arguments, shape); normal_fma_probe_args.f64 holds that probe's
+exact (mean, std) as two little-endian float64. tests/engine/core/test_generator.cpp and
 test_nn_init.cpp replay every case with pt::Generator and compare the bits.
 """
 import json
 import math
 import os
+from fractions import Fraction
 
+import numpy as np
 import torch
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "random")
 SEEDS = [0, 1, 42]
 SIZES = [1, 5, 15, 16, 17, 1000, 20000, 100003]
+STRESS_SEEDS = 4000
 index = []
 
 
@@ -67,6 +71,33 @@ def main():
             torch.manual_seed(0)
             dump(f"normal_{mean}_{std}_n{n}", torch.empty(n).normal_(mean, std), op="normal_", seed=0,
                  args=[mean, std])
+
+    # The scalar path in bulk: for each seed, randn(15) then normal_(-0.7, 2.3) on 15 more. This
+    # path runs glibc's double log/sin/cos in torch (and in our native build) but musl's in wasm.
+    parts = []
+    for seed in range(STRESS_SEEDS):
+        torch.manual_seed(seed)
+        parts += [torch.randn(15), torch.empty(15).normal_(-0.7, 2.3)]
+    dump("scalar_stress", torch.cat(parts), op="sequence", seeds=STRESS_SEEDS,
+         calls=["randn(15)", "normal_(-0.7, 2.3) on 15"])
+
+    # Probe: does torch fuse transformation::normal (val*std + mean) into an fma? Pick mean so that
+    # the first scalar-path value lands next to a float32 rounding tie, where the fused and unfused
+    # forms round differently. The double v is recomputed here with the same libm torch calls.
+    torch.manual_seed(0)
+    u1, u2 = torch.rand(2, dtype=torch.float64).tolist()
+    v = math.sqrt(-2.0 * math.log(1.0 - u2)) * math.cos(2.0 * math.pi * u1)
+    std = 1.7
+    for k in range(2**23, 2**23 + 1000):
+        mean = (k + 0.5) * 2.0**-33 - v * std
+        fused = np.float32(float(Fraction(v) * Fraction(std) + Fraction(mean)))
+        if fused != np.float32(v * std + mean):
+            break
+    torch.manual_seed(0)
+    got = torch.empty(1).normal_(mean, std)
+    assert np.float32(got.item()) == fused, "torch does not fuse val*std + mean"
+    dump("normal_fma_probe", got, op="normal_", seed=0, args=[mean, std])
+    np.array([mean, std], "<f8").tofile(os.path.join(OUT, "normal_fma_probe_args.f64"))
 
     # nn init: modules built in this order after one manual_seed(0).
     torch.manual_seed(0)
