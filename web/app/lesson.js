@@ -10,6 +10,7 @@
 import { loadLesson, runCell, tr } from './cell_runner.js';
 import { renderMarkdown, splitCells } from './markdown.js';
 import { t } from './i18n.js';
+import { viewFigure } from './views.js';
 
 const siteRoot = new URL('../../', import.meta.url);
 
@@ -101,12 +102,13 @@ function buildCell(cell, page) {
       if (o.kind === 'text') results.append(el('pre', { class: 'out-text' }, o.text));
       else if (o.kind === 'table') results.append(tableOutput(o));
       else if (o.kind === 'view') {
-        const canvas = el('canvas', { class: 'view' });
-        results.append(canvas);
+        const spec = { view: o.view, ...o.data };
+        const { figure, canvas } = viewFigure(spec);
+        results.append(figure);
         try {
-          views.push(engine.views.mount(canvas, { view: o.view, ...o.data }));
+          views.push(engine.views.mount(canvas, spec));
         } catch (e) {
-          canvas.replaceWith(errorBox(`${e.name}: ${e.message}`));
+          figure.replaceWith(errorBox(`${e.name}: ${e.message}`));
         }
       }
     }

@@ -13,7 +13,7 @@ import { CHAPTERS, LANGUAGES, findPage } from './catalogue.js';
 import { loadIndex, tr } from './cell_runner.js';
 import { t } from './i18n.js';
 import { el, errorBox, renderLesson, siteReadText } from './lesson.js';
-import { createViewHost } from './views.js';
+import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -119,8 +119,8 @@ export async function startShell() {
         const x = pt.randn([20000]);
         return histogramView(x.data(), { bins: 80, title: 'randn(20000)' });
       });
-      const canvas = el('canvas', { class: 'view' });
-      card.append(canvas, el('p', {}, el('small', {}, t(state.lang, 'demo_caption'))));
+      const { figure, canvas } = viewFigure(spec);
+      card.append(figure, el('p', {}, el('small', {}, t(state.lang, 'demo_caption'))));
       page.demo = engine.views.mount(canvas, spec);
       await firstFrame(page.demo);
     } catch (e) {

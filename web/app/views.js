@@ -16,6 +16,25 @@ import { errors } from '../api/engine.js';
 
 let nextCanvasId = 1;
 
+// A <figure> for a view: the spec's title as HTML caption (any script; ImGui's font is ASCII only)
+// and as the canvas' accessible label. Append it to the page, then mount(canvas, spec).
+export function viewFigure(spec) {
+  const figure = document.createElement('figure');
+  figure.className = 'view';
+  const title = typeof spec?.title === 'string' ? spec.title : '';
+  if (title) {
+    const caption = document.createElement('figcaption');
+    caption.textContent = title;
+    figure.append(caption);
+  }
+  const canvas = document.createElement('canvas');
+  canvas.className = 'view';
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', title || `${spec?.view ?? 'view'} chart`);
+  figure.append(canvas);
+  return { figure, canvas };
+}
+
 export function createViewHost(M) {
   const dirty = new Set();
   let scheduled = false;

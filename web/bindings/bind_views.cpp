@@ -4,7 +4,7 @@
 //
 //   const v = M.create_view_canvas('#view-1');   // null + take_error() on failure
 //   v.resize(cssW, cssH, devicePixelRatio);
-//   M.set_histogram(v, { title, lo, hi, counts, range: { min, max, label }, clipped, log_y });
+//   M.set_histogram(v, { lo, hi, counts, range: { min, max, label }, clipped, log_y });
 //   while (v.frame(performance.now())) await nextAnimationFrame();
 #include <emscripten/bind.h>
 
@@ -41,9 +41,8 @@ std::string string_or(const val& obj, const char* key) {
 
 ptv::HistogramData histogram_from_js(const val& spec) {
   if (spec.isNull() || spec.typeOf().as<std::string>() != "object")
-    throw pt::TypeError("histogram: the data must be an object { lo, hi, counts, range?, clipped?, title? }");
+    throw pt::TypeError("histogram: the data must be an object { lo, hi, counts, range?, clipped?, log_y? }");
   ptv::HistogramData d;
-  d.title = string_or(spec, "title");
   d.lo = number_or(spec, "lo", NAN);
   d.hi = number_or(spec, "hi", NAN);
   const val counts = spec["counts"];

@@ -70,11 +70,11 @@ void HistogramView::draw() {
     return "bin " + std::to_string(i) + ": [" + fmt(d.lo + bin_w * i) + ", " + fmt(d.lo + bin_w * (i + 1)) +
            ")  count " + fmt(d.counts[i]);
   };
-  ImGui::TextUnformatted(d.title.empty() ? "histogram" : d.title.c_str());
-  if (selected_bin_ >= 0) {
-    ImGui::SameLine(0, 24);
+  // Header line: the selected bin on the left, the clipped mass on the right.
+  if (selected_bin_ >= 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBarHover), "%s", bin_text(selected_bin_).c_str());
-  }
+  else
+    ImGui::TextUnformatted("");
   if (d.clipped >= 0) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "clipped: %.3g%%", d.clipped * 100.0);

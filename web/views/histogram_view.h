@@ -14,8 +14,8 @@
 
 namespace ptv {
 
+// The chart's title is not here: the page shows it as HTML around the canvas (any script, accessible).
 struct HistogramData {
-  std::string title;
   double lo = 0, hi = 1;        // the interval the bins cover
   std::vector<double> counts;   // counts.size() bins of width (hi - lo) / counts.size()
   bool has_range = false;       // draw the chosen range [range_min, range_max]

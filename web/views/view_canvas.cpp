@@ -118,10 +118,27 @@ void ViewCanvas::apply_queued_input() {
   queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(used));
 }
 
+// Re-rasterises ImGui's built-in font for the current pixel ratio. Before the first frame the
+// backend has no font texture yet (NewFrame creates it); afterwards it is replaced here.
+void ViewCanvas::rebuild_fonts() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig cfg;
+  cfg.SizePixels = 13.0f * ratio_;
+  io.Fonts->AddFontDefault(&cfg);
+  io.FontGlobalScale = 1.0f / ratio_;
+  if (frames_drawn_ > 0) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  font_ratio_ = ratio_;
+}
+
 bool ViewCanvas::frame(double now_ms) {
   emscripten_webgl_make_context_current(gl_);
   ImGuiContextScope scope(imgui_);
   ImGuiIO& io = ImGui::GetIO();
+  if (font_ratio_ != ratio_) rebuild_fonts();
   io.DisplaySize = ImVec2(css_w_, css_h_);
   io.DisplayFramebufferScale = ImVec2(ratio_, ratio_);
   const double dt = last_frame_ms_ < 0 ? 1000.0 / 60.0 : now_ms - last_frame_ms_;

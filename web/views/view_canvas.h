@@ -7,7 +7,10 @@
 //     WebGL context is current, so frame() always makes both contexts current first);
 //   - a queue of pointer events fed from JS (web/app/views.js), applied a few per frame so a fast
 //     click (down and up between two frames) is still seen by ImGui;
-//   - one ViewContent: what is drawn (a histogram chart, later graph views and more charts).
+//   - one ViewContent: what is drawn (a histogram chart, later graph views and more charts);
+//   - a font atlas rasterised at the device pixel ratio (io.FontGlobalScale = 1 / ratio), so text
+//     stays sharp on high-density screens. ImGui's built-in font covers ASCII only: text in other
+//     scripts (lesson titles in 繁體中文) belongs in HTML around the canvas, not in the view.
 // Nothing runs in a loop: JS calls frame() when an event or new data arrives, and keeps calling it
 // (once per animation frame) while frame() returns true, i.e. while ImGui still has input to
 // consume or a few settling frames to draw (hover states and tooltips appear one frame late).
@@ -68,6 +71,7 @@ class ViewCanvas {
  private:
   static constexpr int kSettleFrames = 3;
   void apply_queued_input();
+  void rebuild_fonts();
 
   std::string selector_;
   EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl_ = 0;
@@ -75,6 +79,7 @@ class ViewCanvas {
   std::unique_ptr<ViewContent> content_;
   std::vector<PointerEvent> queue_;
   float css_w_ = 300, css_h_ = 150, ratio_ = 1;
+  float font_ratio_ = 1;  // the pixel ratio the font atlas was rasterised for
   double last_frame_ms_ = -1;
   int settle_frames_ = kSettleFrames;
   int frames_drawn_ = 0;
