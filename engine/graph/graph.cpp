@@ -344,7 +344,12 @@ GraphModule GraphModule::clone() const {
   GraphModule out;
   out.class_name = class_name;
   for (const auto& t : state_) out.state_.push_back({t.name, t.value.clone(), t.is_buffer});
-  for (const auto& [name, m] : modules_) out.modules_.emplace_back(name, m->clone());
+  std::unordered_map<const SubModule*, std::shared_ptr<SubModule>> copies;
+  for (const auto& [name, m] : modules_) {
+    auto& copy = copies[m.get()];
+    if (!copy) copy = m->clone();
+    out.modules_.emplace_back(name, copy);
+  }
   std::unordered_map<const Node*, Node*> map;
   for (const Node* n : graph.nodes()) {
     std::vector<Arg> args = n->args();
@@ -357,6 +362,10 @@ GraphModule GraphModule::clone() const {
     c->meta = n->meta;
     map[n] = c;
   }
+  const auto remap = [&map](const Node* n) { return map.at(n); };
+  for (Node* c : out.graph.nodes())
+    if (const auto& a = c->meta.quantization_annotation)
+      if (auto r = a->with_nodes_remapped(remap)) c->meta.quantization_annotation = std::move(r);
   return out;
 }
 

@@ -85,6 +85,13 @@ struct NodeAnnotation {
   virtual std::vector<std::pair<std::string, std::string>> input_spec_labels() const = 0;
   virtual std::string output_spec_label() const = 0;  // "NoneType" when the output is not quantized
   virtual bool annotated() const = 0;                 // the `_annotated` flag
+  // For GraphModule::clone(): a copy whose node references go through `map` (old node -> its copy);
+  // nullptr (the default) keeps sharing this object.
+  virtual std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
+      const std::function<Node*(const Node*)>& map) const {
+    (void)map;
+    return nullptr;
+  }
 };
 
 struct Meta {
@@ -193,7 +200,8 @@ class GraphModule {
   SubModule* get_module(const std::string& target) const;  // nullptr when absent
   void add_module(const std::string& target, std::shared_ptr<SubModule> module);
 
-  // copy.deepcopy: same node names, cloned tensors and submodules.
+  // copy.deepcopy: same node names, cloned tensors and submodules (a submodule registered under
+  // several names stays one object), annotations remapped to the new nodes.
   GraphModule clone() const;
   // Runs the graph (graph/interpreter.h) and returns the output tensors.
   std::vector<Tensor> forward(const std::vector<Tensor>& inputs);
