@@ -1,0 +1,244 @@
+// quantizer.cpp — specs, annotations, helpers and config getters (see quantizer.h).
+#include "pt2e/quantizer.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace pt {
+
+// ---- edges and constructors --------------------------------------------------------------------
+
+std::string EdgeOrNode::str() const {
+  const std::string a = node ? node->name : "None";
+  return user ? "(" + a + ", " + user->name + ")" : a;
+}
+
+bool EdgeOrNode::operator<(const EdgeOrNode& o) const {
+  const std::less<const Node*> lt;
+  if (node != o.node) return lt(node, o.node);
+  return lt(user, o.user);
+}
+
+static bool same_kwargs(const ObserverArgs& a, const ObserverArgs& b) {
+  return a.dtype == b.dtype && a.qscheme == b.qscheme && a.reduce_range == b.reduce_range &&
+         a.quant_min == b.quant_min && a.quant_max == b.quant_max && a.eps == b.eps &&
+         a.is_dynamic == b.is_dynamic && a.ch_axis == b.ch_axis &&
+         a.averaging_constant == b.averaging_constant && a.bins == b.bins && a.scale == b.scale &&
+         a.zero_point == b.zero_point && a.observer == b.observer;
+}
+
+bool operator==(const ObserverOrFakeQuantizeConstructor& a, const ObserverOrFakeQuantizeConstructor& b) {
+  return a.name == b.name && same_kwargs(a.kwargs, b.kwargs);
+}
+
+// ---- specs --------------------------------------------------------------------------------------
+
+static void check_range_and_axis(const std::optional<int64_t>& qmin, const std::optional<int64_t>& qmax,
+                                 const std::optional<int64_t>& ch_axis, const char* cls) {
+  if (qmin && qmax && *qmin > *qmax)
+    throw ValueError(std::string(cls) + ": quant_min " + std::to_string(*qmin) + " must be <= quant_max " +
+                     std::to_string(*qmax));
+  if (ch_axis && *ch_axis < 0)
+    throw ValueError(std::string(cls) + ": ch_axis must be >= 0, got " + std::to_string(*ch_axis));
+}
+
+void QuantizationSpec::validate() const { check_range_and_axis(quant_min, quant_max, ch_axis, "QuantizationSpec"); }
+
+bool QuantizationSpec::operator==(const QuantizationSpec& o) const {
+  return dtype == o.dtype && observer_or_fake_quant_ctr == o.observer_or_fake_quant_ctr &&
+         quant_min == o.quant_min && quant_max == o.quant_max && qscheme == o.qscheme && ch_axis == o.ch_axis &&
+         is_dynamic == o.is_dynamic;
+}
+
+bool DerivedQuantizationSpec::operator==(const DerivedQuantizationSpec& o) const {
+  return derived_from == o.derived_from && dtype == o.dtype && quant_min == o.quant_min &&
+         quant_max == o.quant_max && qscheme == o.qscheme && ch_axis == o.ch_axis && is_dynamic == o.is_dynamic;
+}
+
+const char* spec_kind_name(const OptionalQSpec& spec) {
+  if (!spec) return "NoneType";
+  switch (spec->index()) {
+    case 0: return "Spec";
+    case 1: return "FixedSpec";
+    case 2: return "SharedSpec";
+    default: return "DerivedSpec";
+  }
+}
+
+void validate_spec(const QuantizationSpecBase& spec) {
+  if (const auto* s = std::get_if<QuantizationSpec>(&spec)) s->validate();
+  if (const auto* f = std::get_if<FixedQParamsQuantizationSpec>(&spec)) {
+    check_range_and_axis(f->quant_min, f->quant_max, std::nullopt, "FixedQParamsQuantizationSpec");
+    if (!(f->scale > 0)) throw ValueError("FixedQParamsQuantizationSpec: scale must be > 0");
+  }
+  if (const auto* d = std::get_if<DerivedQuantizationSpec>(&spec)) {
+    check_range_and_axis(d->quant_min, d->quant_max, d->ch_axis, "DerivedQuantizationSpec");
+    if (!d->derive_qparams_fn) throw ValueError("DerivedQuantizationSpec: derive_qparams_fn is not set");
+  }
+  if (const auto* sh = std::get_if<SharedQuantizationSpec>(&spec))
+    if (!sh->edge_or_node.node) throw ValueError("SharedQuantizationSpec: edge_or_node names no node");
+}
+
+// ---- annotations --------------------------------------------------------------------------------
+
+const OptionalQSpec* QuantizationAnnotation::input_qspec(const Node* input) const {
+  for (const auto& [n, spec] : input_qspec_map)
+    if (n == input) return &spec;
+  return nullptr;
+}
+
+void QuantizationAnnotation::set_input_qspec(Node* input, OptionalQSpec spec) {
+  for (auto& [n, s] : input_qspec_map)
+    if (n == input) {
+      s = std::move(spec);
+      return;
+    }
+  input_qspec_map.emplace_back(input, std::move(spec));
+}
+
+std::vector<std::pair<std::string, std::string>> QuantizationAnnotation::input_spec_labels() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [n, spec] : input_qspec_map) out.emplace_back(n->name, spec_kind_name(spec));
+  return out;
+}
+
+std::string QuantizationAnnotation::output_spec_label() const { return spec_kind_name(output_qspec); }
+
+static EdgeOrNode remap_edge(const EdgeOrNode& e, const std::function<Node*(const Node*)>& map) {
+  return {e.node ? map(e.node) : nullptr, e.user ? map(e.user) : nullptr};
+}
+
+static OptionalQSpec remap_spec(const OptionalQSpec& spec, const std::function<Node*(const Node*)>& map) {
+  if (!spec) return spec;
+  OptionalQSpec out = spec;
+  if (auto* sh = std::get_if<SharedQuantizationSpec>(&*out)) sh->edge_or_node = remap_edge(sh->edge_or_node, map);
+  if (auto* d = std::get_if<DerivedQuantizationSpec>(&*out))
+    for (EdgeOrNode& e : d->derived_from) e = remap_edge(e, map);
+  return out;
+}
+
+std::shared_ptr<const NodeAnnotation> QuantizationAnnotation::with_nodes_remapped(
+    const std::function<Node*(const Node*)>& map) const {
+  auto copy = std::make_shared<QuantizationAnnotation>(*this);
+  for (auto& [n, spec] : copy->input_qspec_map) {
+    n = map(n);
+    spec = remap_spec(spec, map);
+  }
+  copy->output_qspec = remap_spec(output_qspec, map);
+  return copy;
+}
+
+QuantizationAnnotation* get_annotation(Node* node) {
+  // Annotations are created non-const by ensure_annotation; Meta stores them behind the read-only
+  // interface the graph room uses.
+  auto* a = dynamic_cast<const QuantizationAnnotation*>(node->meta.quantization_annotation.get());
+  return const_cast<QuantizationAnnotation*>(a);
+}
+
+const QuantizationAnnotation* get_annotation(const Node* node) {
+  return dynamic_cast<const QuantizationAnnotation*>(node->meta.quantization_annotation.get());
+}
+
+QuantizationAnnotation& ensure_annotation(Node* node) {
+  if (QuantizationAnnotation* a = get_annotation(node)) return *a;
+  if (node->meta.quantization_annotation)
+    throw TypeError("node " + node->name + " carries an annotation that is not a QuantizationAnnotation");
+  auto a = std::make_shared<QuantizationAnnotation>();
+  QuantizationAnnotation& ref = *a;
+  node->meta.quantization_annotation = std::move(a);
+  return ref;
+}
+
+bool is_valid_annotation(const QuantizationAnnotation* a) {
+  if (!a) return false;
+  return !a->input_qspec_map.empty() || a->output_qspec.has_value();
+}
+
+void annotate_input_qspec_map(Node* node, Node* input_node, OptionalQSpec qspec) {
+  if (qspec) validate_spec(*qspec);
+  ensure_annotation(node).set_input_qspec(input_node, std::move(qspec));
+}
+
+void annotate_output_qspec(Node* node, OptionalQSpec qspec) {
+  if (qspec) validate_spec(*qspec);
+  ensure_annotation(node).output_qspec = std::move(qspec);
+}
+
+// ---- filters ------------------------------------------------------------------------------------
+
+static std::string normalize_module_path(const std::string& fqn) {
+  const std::string prefix = "L['self'].";
+  return fqn.rfind(prefix, 0) == 0 ? fqn.substr(prefix.size()) : fqn;
+}
+
+static std::string last_component(const std::string& type) {
+  const size_t dot = type.rfind('.');
+  return dot == std::string::npos ? type : type.substr(dot + 1);
+}
+
+NodeFilter get_module_name_filter(const std::string& module_name) {
+  return [module_name](const Node* n) {
+    return std::any_of(n->meta.nn_module_stack.begin(), n->meta.nn_module_stack.end(),
+                       [&](const ModuleFrame& f) { return normalize_module_path(f.fqn) == module_name; });
+  };
+}
+
+NodeFilter get_module_type_filter(const std::string& module_type) {
+  return [module_type](const Node* n) {
+    return std::any_of(n->meta.nn_module_stack.begin(), n->meta.nn_module_stack.end(), [&](const ModuleFrame& f) {
+      return f.type == module_type || last_component(f.type) == module_type;
+    });
+  };
+}
+
+NodeFilter get_not_module_type_or_name_filter(const std::vector<std::string>& module_types,
+                                              const std::vector<std::string>& module_names) {
+  std::vector<NodeFilter> filters;
+  for (const auto& t : module_types) filters.push_back(get_module_type_filter(t));
+  for (const auto& m : module_names) filters.push_back(get_module_name_filter(m));
+  return [filters](const Node* n) {
+    return std::none_of(filters.begin(), filters.end(), [n](const NodeFilter& f) { return f(n); });
+  };
+}
+
+// ---- config getters -----------------------------------------------------------------------------
+
+static void check_act_qscheme(const QuantizationSpec& s, const char* which) {
+  if (s.qscheme != QScheme::per_tensor_affine && s.qscheme != QScheme::per_tensor_symmetric)
+    throw ValueError(std::string(which) + ": qscheme must be per_tensor_affine or per_tensor_symmetric");
+}
+
+std::optional<QuantizationSpec> get_input_act_qspec(const std::optional<QuantizationConfig>& config) {
+  if (!config || !config->input_activation) return std::nullopt;
+  check_act_qscheme(*config->input_activation, "get_input_act_qspec");
+  return config->input_activation;
+}
+
+std::optional<QuantizationSpec> get_output_act_qspec(const std::optional<QuantizationConfig>& config) {
+  if (!config || !config->output_activation) return std::nullopt;
+  check_act_qscheme(*config->output_activation, "get_output_act_qspec");
+  return config->output_activation;
+}
+
+std::optional<QuantizationSpec> get_weight_qspec(const std::optional<QuantizationConfig>& config) {
+  if (!config || !config->weight) return std::nullopt;
+  const auto& q = config->weight->qscheme;
+  if (q && *q != QScheme::per_tensor_symmetric && *q != QScheme::per_channel_symmetric)
+    throw ValueError(std::string("get_weight_qspec: unsupported weight qscheme ") + qscheme_name(*q));
+  return config->weight;
+}
+
+std::optional<QuantizationSpec> get_bias_qspec(const std::optional<QuantizationConfig>& config) {
+  if (!config || !config->bias) return std::nullopt;
+  if (config->bias->dtype != DType::Float32)
+    throw ValueError("get_bias_qspec: only float32 bias is supported, got " +
+                     std::string(dtype_name(config->bias->dtype)));
+  return config->bias;
+}
+
+OptionalQSpec as_qspec(const std::optional<QuantizationSpec>& spec) {
+  if (!spec) return std::nullopt;
+  return QuantizationSpecBase(*spec);
+}
+
+}  // namespace pt
