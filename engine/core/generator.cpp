@@ -45,9 +45,11 @@ void Generator::manual_seed(uint64_t seed) {
 }
 
 uint32_t Generator::random() {
-  if (index_ >= kStateN) {
-    for (int j = 0; j < kStateN; ++j)
-      state_[j] = state_[(j + kStateM) % kStateN] ^ twist(state_[j], state_[(j + 1) % kStateN]);
+  if (index_ >= kStateN) {  // regenerate the state in place (at::mt19937::next_state)
+    int j = 0;
+    for (; j < kStateN - kStateM; ++j) state_[j] = state_[j + kStateM] ^ twist(state_[j], state_[j + 1]);
+    for (; j < kStateN - 1; ++j) state_[j] = state_[j + kStateM - kStateN] ^ twist(state_[j], state_[j + 1]);
+    state_[j] = state_[kStateM - 1] ^ twist(state_[j], state_[0]);
     index_ = 0;
   }
   uint32_t y = state_[index_++];
