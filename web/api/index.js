@@ -9,8 +9,9 @@
 import { loadModule, makeTools, scope, errors } from './engine.js';
 import { installCore } from './core.js';
 import { installQuant } from './quant.js';
+import { installGraph } from './graph.js';
 
-const installers = [installCore, installQuant];
+const installers = [installCore, installQuant, installGraph];
 
 let enginePromise = null;
 

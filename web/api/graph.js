@@ -1,0 +1,102 @@
+// graph.js — the model zoo, export and GraphModule, with the seed notebooks' names:
+//   const model = pt.get_model('residual', { ch: 8 });
+//   const gm = pt.export(model, [pt.randn([4, 8, 16, 16])]);
+//   gm.nodes            // [{ name, op, target: 'aten.conv2d.default', args, users, meta }]
+//   gm.forward(x)       // runs the graph: a Tensor (or an array when the graph has several outputs)
+//   gm.code; gm.clone(); gm.graph_view({ conv2d: 41.2 })
+//   pt.fold_bn(gm); pt.diff_ops(a, b); pt.observer_nodes(g); pt.qdq_nodes(g); pt.annotation_table(g);
+//   pt.observer_placement_table(g); pt.unannotated_ops(g); pt.example_inputs(4); pt.calibration_batches({ n, batch_size })
+// Node objects are snapshots: read gm.nodes again after a change.
+export function installGraph(pt, M, tools) {
+  const { call, own, release } = tools;
+  const T = (h) => pt.Tensor.fromHandle(h);
+  const tensorsIn = (fn, xs) => {
+    if (!Array.isArray(xs)) xs = [xs];
+    return xs.map((x, i) => {
+      if (!(x instanceof pt.Tensor)) throw new pt.errors.TypeError(`${fn}(): input ${i} must be a Tensor, got ${typeof x}`);
+      return x.handle;
+    });
+  };
+
+  class Handle {
+    #handle;
+    constructor(handle) { this.#handle = handle; own(this, handle); }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new pt.RuntimeError(`this ${this.constructor.name} was freed`);
+      return this.#handle;
+    }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+  }
+
+  class Model extends Handle {
+    get name() { return call((h) => h.info(), this.handle).name; }
+    get class_name() { return call((h) => h.info(), this.handle).class_name; }
+    get input_shape() { return call((h) => h.info(), this.handle).input_shape; }
+    state_dict() { return call((h) => h.state_dict(), this.handle).map((e) => ({ name: e.name, tensor: T(e.tensor) })); }
+    eval() { return this; }  // zoo models are always in eval mode; kept so cells read like PyTorch
+  }
+
+  class GraphModule extends Handle {
+    get nodes() { return call((h) => h.nodes(), this.handle); }
+    node(name) {
+      const n = this.nodes.find((x) => x.name === name);
+      if (!n) throw new pt.errors.ValueError(`no node named '${name}' in the graph`);
+      return n;
+    }
+    forward(...inputs) {
+      const out = call((h, xs) => h.forward(xs), this.handle, tensorsIn('forward', inputs.flat()));
+      const ts = out.map(T);
+      return ts.length === 1 ? ts[0] : ts;
+    }
+    clone() { return new GraphModule(call((h) => h.clone(), this.handle)); }
+    get code() { return call((h) => h.code(), this.handle); }
+    lint() { call((h) => h.lint(), this.handle); }
+    state_dict() {
+      return call((h) => h.state_dict(), this.handle).map((e) => ({ name: e.name, tensor: T(e.tensor), is_buffer: e.is_buffer }));
+    }
+    graph_view(values = {}) { return call((h, v) => h.graph_view(v), this.handle, values); }
+    toString() { return this.code; }
+  }
+  pt.Model = Model;
+  pt.GraphModule = GraphModule;
+  pt.wrapGraphModule = (h) => new GraphModule(h);  // for other API files (pt2e.js)
+
+  const gmArg = (fn, g, arg = 'model') => {
+    if (!(g instanceof GraphModule)) throw new pt.errors.TypeError(`${fn}(): argument '${arg}' must be a GraphModule`);
+    return g.handle;
+  };
+  pt.gmArg = gmArg;
+
+  pt.model_names = () => M.model_names();
+  pt.get_model = (name, opts = {}) => {
+    if (typeof name !== 'string') throw new pt.errors.TypeError(`get_model(): argument 'name' must be a string`);
+    if (opts.ch !== undefined && !(Number.isInteger(opts.ch) && opts.ch > 0)) {
+      throw new pt.errors.ValueError(`get_model(): option 'ch' must be a positive integer, got ${opts.ch}`);
+    }
+    return new Model(call(M.get_model, name, opts));
+  };
+  pt.export = (model, inputs) => {
+    if (!(model instanceof Model)) throw new pt.errors.TypeError(`export(): argument 'model' must be a Model from pt.get_model`);
+    return new GraphModule(call(M.export_module, model.handle, tensorsIn('export', inputs)));
+  };
+  pt.export_module = pt.export;
+  pt.example_inputs = (batch) => call(M.example_inputs, check('example_inputs', batch, 'batch')).map(T);
+  pt.calibration_batches = ({ n, batch_size } = {}) =>
+    call(M.calibration_batches, check('calibration_batches', n, 'n'), check('calibration_batches', batch_size, 'batch_size'))
+      .map((b) => ({ x: T(b.x), labels: T(b.labels) }));
+  pt.fold_bn = (gm) => call(M.fold_bn, gmArg('fold_bn', gm));
+  pt.eliminate_dead_code = (gm) => call(M.eliminate_dead_code, gmArg('eliminate_dead_code', gm));
+  pt.diff_ops = (a, b) => call(M.diff_ops, gmArg('diff_ops', a, 'a'), gmArg('diff_ops', b, 'b'));
+  pt.count_ops = (g) => call(M.count_ops, gmArg('count_ops', g));
+  pt.observer_nodes = (g) => call(M.observer_nodes, gmArg('observer_nodes', g));
+  pt.qdq_nodes = (g) => call(M.qdq_nodes, gmArg('qdq_nodes', g));
+  pt.unannotated_ops = (g) => call(M.unannotated_ops, gmArg('unannotated_ops', g));
+  pt.annotation_table = (g) => call(M.annotation_table, gmArg('annotation_table', g));
+  pt.observer_placement_table = (g) => call(M.observer_placement_table, gmArg('observer_placement_table', g));
+
+  function check(fn, v, arg) {
+    if (!Number.isInteger(v) || v <= 0) throw new pt.errors.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${v}`);
+    return v;
+  }
+}

@@ -1,0 +1,301 @@
+// bind_graph.cpp — Embind for engine/graph: the model zoo, export, GraphModule inspection and
+// running, passes (fold_bn, DCE) and the report tables. Nodes cross as plain JS objects (a
+// snapshot); node arguments that are nodes appear as {node: name}.
+#include <emscripten/bind.h>
+
+#include "common.h"
+#include "graph/interpreter.h"
+#include "graph/models.h"
+#include "graph/passes.h"
+#include "graph/report.h"
+#include "graph_handles.h"
+
+using emscripten::val;
+using ptjs::GraphModuleHandle;
+using ptjs::ModelHandle;
+using pt::Tensor;
+
+namespace {
+
+val strings_to_js(const std::vector<std::string>& v) {
+  val arr = val::array();
+  for (const auto& s : v) arr.call<void>("push", s);
+  return arr;
+}
+val node_names(const std::vector<pt::Node*>& nodes) {
+  val arr = val::array();
+  for (const pt::Node* n : nodes) arr.call<void>("push", n->name);
+  return arr;
+}
+val node_ref(const pt::Node* n) {
+  val o = val::object();
+  o.set("node", n->name);
+  return o;
+}
+val arg_to_js(const pt::Arg& a) {
+  return std::visit(
+      [](const auto& x) -> val {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::monostate>) return val::null();
+        else if constexpr (std::is_same_v<X, pt::Node*>) return node_ref(x);
+        else if constexpr (std::is_same_v<X, std::vector<pt::Node*>>) {
+          val arr = val::array();
+          for (const pt::Node* n : x) arr.call<void>("push", node_ref(n));
+          return arr;
+        } else if constexpr (std::is_same_v<X, std::vector<int64_t>>) {
+          val arr = val::array();
+          for (int64_t i : x) arr.call<void>("push", static_cast<double>(i));
+          return arr;
+        } else if constexpr (std::is_same_v<X, int64_t>) return val(static_cast<double>(x));
+        else return val(x);
+      },
+      a.v);
+}
+val node_to_js(const pt::GraphModule& gm, const pt::Node& n) {
+  val o = val::object();
+  o.set("name", n.name);
+  o.set("op", std::string(pt::op_kind_name(n.op)));
+  o.set("target", n.target);
+  val args = val::array();
+  for (const pt::Arg& a : n.args()) args.call<void>("push", arg_to_js(a));
+  o.set("args", args);
+  o.set("users", node_names(n.users()));
+  val meta = val::object();
+  if (n.meta.val) {
+    meta.set("shape", ptjs::shape_to_js(n.meta.val->shape));
+    meta.set("dtype", std::string(pt::dtype_name(n.meta.val->dtype)));
+  }
+  val stack = val::array();
+  for (const pt::ModuleFrame& f : n.meta.nn_module_stack) {
+    val fr = val::object();
+    fr.set("fqn", f.fqn);
+    fr.set("type", f.type);
+    stack.call<void>("push", fr);
+  }
+  meta.set("nn_module_stack", stack);
+  if (const auto& ann = n.meta.quantization_annotation) {
+    val a = val::object();
+    val ins = val::array();
+    for (const auto& [input, label] : ann->input_spec_labels()) {
+      val e = val::object();
+      e.set("input", input);
+      e.set("spec", label);
+      ins.call<void>("push", e);
+    }
+    a.set("input_qspec_map", ins);
+    a.set("output_qspec", ann->output_spec_label());
+    a.set("_annotated", ann->annotated());
+    meta.set("quantization_annotation", a);
+  }
+  o.set("meta", meta);
+  if (n.op == pt::OpKind::call_module)
+    if (pt::SubModule* m = gm.get_module(n.target)) {
+      o.set("module_type", m->type_name());
+      o.set("module_describe", m->describe());
+    }
+  return o;
+}
+val table_to_js(const pt::Table& t) {
+  val o = val::object();
+  o.set("headers", strings_to_js(t.headers));
+  val rows = val::array();
+  for (const auto& r : t.rows) rows.call<void>("push", strings_to_js(r));
+  o.set("rows", rows);
+  return o;
+}
+std::vector<Tensor> tensors_from_js(const val& arr) {
+  std::vector<Tensor> out;
+  const unsigned n = arr["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) out.push_back(arr[i].as<Tensor>());
+  return out;
+}
+val tensors_to_js(const std::vector<Tensor>& ts) {
+  val arr = val::array();
+  for (const Tensor& t : ts) arr.call<void>("push", val(t));
+  return arr;
+}
+
+// ---- zoo ----
+val model_names() { return strings_to_js(pt::model_names()); }
+ModelHandle get_model(const std::string& name, const val& opts) {
+  return ptjs::guarded([&] {
+    pt::ModelOptions o;
+    if (!opts.isUndefined() && !opts.isNull() && !opts["ch"].isUndefined()) o.ch = static_cast<int64_t>(opts["ch"].as<double>());
+    return ModelHandle{std::make_shared<pt::Model>(pt::get_model(name, o))};
+  });
+}
+val model_info(const ModelHandle& m) {
+  return ptjs::guarded([&] {
+    val o = val::object();
+    o.set("name", m.get().name);
+    o.set("class_name", m.get().class_name);
+    o.set("input_shape", ptjs::shape_to_js(m.get().input_shape));
+    return o;
+  });
+}
+val model_state_dict(const ModelHandle& m) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::NamedTensor& t : m.get().state_dict()) {
+      val e = val::object();
+      e.set("name", t.name);
+      e.set("tensor", t.value.clone());
+      arr.call<void>("push", e);
+    }
+    return arr;
+  });
+}
+GraphModuleHandle export_module(const ModelHandle& m, const val& inputs) {
+  return ptjs::guarded([&] { return GraphModuleHandle::own(pt::export_module(m.get(), tensors_from_js(inputs))); });
+}
+val example_inputs(double batch) { return ptjs::guarded([&] { return tensors_to_js(pt::example_inputs(batch)); }); }
+val calibration_batches(double n, double batch_size) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::Batch& b : pt::calibration_batches(n, batch_size)) {
+      val e = val::object();
+      e.set("x", b.x);
+      e.set("labels", b.labels);
+      arr.call<void>("push", e);
+    }
+    return arr;
+  });
+}
+
+// ---- GraphModule ----
+val gm_nodes(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::Node* n : h.get().graph.nodes()) arr.call<void>("push", node_to_js(h.get(), *n));
+    return arr;
+  });
+}
+val gm_forward(const GraphModuleHandle& h, const val& inputs) {
+  return ptjs::guarded([&] { return tensors_to_js(h.get().forward(tensors_from_js(inputs))); });
+}
+GraphModuleHandle gm_clone(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return GraphModuleHandle::own(h.get().clone()); });
+}
+std::string gm_code(const GraphModuleHandle& h) { return ptjs::guarded([&] { return pt::graph_to_string(h.get().graph); }); }
+void gm_lint(const GraphModuleHandle& h) { ptjs::guarded([&] { h.get().graph.lint(); return 0; }); }
+val gm_state_dict(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::NamedTensor& t : h.get().state()) {
+      val e = val::object();
+      e.set("name", t.name);
+      e.set("tensor", t.value.clone());
+      e.set("is_buffer", t.is_buffer);
+      arr.call<void>("push", e);
+    }
+    return arr;
+  });
+}
+val gm_graph_view(const GraphModuleHandle& h, const val& values) {
+  return ptjs::guarded([&] {
+    std::map<std::string, double> vals;
+    if (!values.isUndefined() && !values.isNull()) {
+      const val keys = val::global("Object").call<val>("keys", values);
+      for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+        const std::string k = keys[i].as<std::string>();
+        vals[k] = values[k].as<double>();
+      }
+    }
+    const pt::GraphView v = pt::graph_view(h.get(), vals);
+    val nodes = val::array();
+    for (const pt::ViewNode& n : v.nodes) {
+      val o = val::object();
+      o.set("name", n.name);
+      o.set("op", n.op);
+      o.set("target", n.target);
+      o.set("label", n.label);
+      o.set("shape", ptjs::shape_to_js(n.shape));
+      o.set("dtype", n.dtype);
+      o.set("layer", static_cast<double>(n.layer));
+      o.set("is_observer", n.is_observer);
+      o.set("annotations", strings_to_js(n.annotations));
+      if (n.has_value) o.set("value", n.value);
+      nodes.call<void>("push", o);
+    }
+    val edges = val::array();
+    for (const pt::ViewEdge& e : v.edges) {
+      val o = val::object();
+      o.set("from", e.from);
+      o.set("to", e.to);
+      o.set("arg_index", static_cast<double>(e.arg_index));
+      o.set("label", e.label);
+      edges.call<void>("push", o);
+    }
+    val out = val::object();
+    out.set("nodes", nodes);
+    out.set("edges", edges);
+    return out;
+  });
+}
+
+// ---- passes and tables ----
+double fold_bn(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::fold_bn(h.get())); }); }
+double dce(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::eliminate_dead_code(h.get())); }); }
+val diff_ops(const GraphModuleHandle& a, const GraphModuleHandle& b) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::OpDiffRow& r : pt::diff_ops(a.get(), b.get())) {
+      val o = val::object();
+      o.set("op", r.op);
+      o.set("a", static_cast<double>(r.a));
+      o.set("b", static_cast<double>(r.b));
+      o.set("delta", static_cast<double>(r.delta));
+      arr.call<void>("push", o);
+    }
+    return arr;
+  });
+}
+val count_ops(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] {
+    val o = val::object();
+    for (const auto& [k, n] : pt::count_ops(h.get())) o.set(k, static_cast<double>(n));
+    return o;
+  });
+}
+val observer_nodes(const GraphModuleHandle& h) { return ptjs::guarded([&] { return node_names(pt::observer_nodes(h.get())); }); }
+val qdq_nodes(const GraphModuleHandle& h) { return ptjs::guarded([&] { return node_names(pt::qdq_nodes(h.get())); }); }
+val unannotated_ops(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return node_names(pt::unannotated_ops(h.get())); });
+}
+val annotation_table(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return table_to_js(pt::annotation_table(h.get())); });
+}
+val observer_placement_table(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return table_to_js(pt::observer_placement_table(h.get())); });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pt_graph) {
+  using namespace emscripten;
+  class_<ModelHandle>("Model")
+      .function("info", &model_info)
+      .function("state_dict", &model_state_dict);
+  class_<GraphModuleHandle>("GraphModule")
+      .function("nodes", &gm_nodes)
+      .function("forward", &gm_forward)
+      .function("clone", &gm_clone)
+      .function("code", &gm_code)
+      .function("lint", &gm_lint)
+      .function("state_dict", &gm_state_dict)
+      .function("graph_view", &gm_graph_view);
+  function("model_names", &model_names);
+  function("get_model", &get_model);
+  function("export_module", &export_module);
+  function("example_inputs", &example_inputs);
+  function("calibration_batches", &calibration_batches);
+  function("fold_bn", &fold_bn);
+  function("eliminate_dead_code", &dce);
+  function("diff_ops", &diff_ops);
+  function("count_ops", &count_ops);
+  function("observer_nodes", &observer_nodes);
+  function("qdq_nodes", &qdq_nodes);
+  function("unannotated_ops", &unannotated_ops);
+  function("annotation_table", &annotation_table);
+  function("observer_placement_table", &observer_placement_table);
+}
