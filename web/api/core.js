@@ -23,11 +23,34 @@ export function installCore(pt, M, tools) {
       if (d.length !== 1) throw new pt.ValueError(`a Tensor with ${d.length} elements cannot be converted to a scalar`);
       return d[0];
     }
+    // Elementwise helpers with PyTorch's float32 rules: a JS number meets a float32 tensor as
+    // float32 (Math.fround), and every result is rounded to float32, as torch computes it.
+    mul(s) { return this.#map('mul', s, (v, f) => v * f); }
+    add(s) { return this.#map('add', s, (v, f) => v + f); }
+    div(s) { return this.#map('div', s, (v, f) => v / f); }
+    relu() { return this.#map('relu', 0, (v) => (v > 0 ? v : 0)); }
+    abs() { return this.#map('abs', 0, (v) => Math.abs(v)); }
+    clone() { return pt.tensor(this.data(), this.shape, this.dtype); }
+    reshape(shape) {
+      const known = shape.reduce((a, d) => (d === -1 ? a : a * d), 1);
+      const s = check.shape('reshape', shape.map((d) => (d === -1 && known > 0 ? this.numel / known : d)));
+      if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.ValueError(`reshape(): shape [${shape}] is invalid for input of size ${this.numel}`);
+      return pt.tensor(this.data(), s, this.dtype);
+    }
+    #map(fn, s, op) {
+      if (this.dtype !== 'float32') throw new pt.errors.TypeError(`${fn}(): only float32 tensors, got ${this.dtype}`);
+      check.number(fn, s, 'other');
+      const f = Math.fround(s);
+      const d = this.data();
+      for (let i = 0; i < d.length; i++) d[i] = op(d[i], f);  // Float32Array stores round to float32
+      return pt.tensor(d, this.shape);
+    }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
     toString() { return `Tensor(shape=[${this.shape}], dtype=${this.dtype})`; }
   }
   pt.Tensor = Tensor;
+  pt.relu = (x) => x.relu();
 
   pt.manual_seed = (seed) => {
     check.integer('manual_seed', seed, 'seed');
