@@ -1,0 +1,98 @@
+// observer_module.cpp — ObserverModule (call_module wrapper), get_observer, DerivedObserverOrFakeQuantize.
+#include "pt2e/observer_module.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "quant/fake_quantize.h"
+
+namespace pt {
+
+namespace {
+
+std::string fmt_g4(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// Copies running statistics and same-shaped buffers from `src` into a freshly built `dst` of the same class.
+void copy_state(const ObserverBase& src, ObserverBase& dst) {
+  const auto* us = dynamic_cast<const UniformQuantizationObserverBase*>(&src);
+  auto* ud = dynamic_cast<UniformQuantizationObserverBase*>(&dst);
+  if (us && ud) ud->set_min_max(us->min_val().clone(), us->max_val().clone());
+  const auto* fs = dynamic_cast<const FakeQuantize*>(&src);
+  auto* fd = dynamic_cast<FakeQuantize*>(&dst);
+  if (fs && fd) copy_state(fs->activation_post_process(), fd->activation_post_process());
+  const auto src_bufs = src.named_buffers();
+  for (auto& [name, t] : dst.named_buffers())
+    for (const auto& [sname, st] : src_bufs)
+      if (sname == name && st.shape() == t.shape() && st.dtype() == t.dtype() && st.nbytes() > 0)
+        std::memcpy(t.bytes(), st.bytes(), st.nbytes());
+}
+
+}  // namespace
+
+ObserverModule::ObserverModule(std::shared_ptr<ObserverBase> observer,
+                               std::optional<ObserverOrFakeQuantizeConstructor> ctr)
+    : observer_(std::move(observer)), ctr_(std::move(ctr)) {
+  if (!observer_) throw ValueError("ObserverModule: observer must not be null");
+}
+
+std::string ObserverModule::describe() const {
+  const ObserverBase& o = *observer_;
+  if (o.type_name() == std::string("PlaceholderObserver")) return o.is_dynamic() ? "dynamic" : "-";
+  const QParams qp = o.calculate_qparams();
+  const int64_t n = qp.scale.numel();
+  if (n == 0) return "-";
+  const std::string zp = qp.zero_point.dtype() == DType::Int32 ? std::to_string(qp.zero_point.data<int32_t>()[0])
+                                                                : fmt_g4(qp.zero_point.data<float>()[0]);
+  std::string s = "scale=" + fmt_g4(qp.scale.data<float>()[0]) + " zp=" + zp;
+  if (is_per_channel(o.qscheme())) s += " (per-channel, n=" + std::to_string(n) + ")";
+  return s;
+}
+
+std::shared_ptr<SubModule> ObserverModule::clone() const {
+  if (!ctr_) return std::make_shared<ObserverModule>(observer_, ctr_);
+  std::shared_ptr<ObserverBase> fresh = make_observer(ctr_->name, ctr_->kwargs);
+  copy_state(*observer_, *fresh);
+  return std::make_shared<ObserverModule>(std::move(fresh), ctr_);
+}
+
+std::shared_ptr<ObserverBase> get_observer_ptr(const GraphModule& gm, const Node* node) {
+  if (!node || node->op != OpKind::call_module) return nullptr;
+  const auto* m = dynamic_cast<const ObserverModule*>(gm.get_module(node->target));
+  return m ? m->observer_ptr() : nullptr;
+}
+
+ObserverBase* get_observer(const GraphModule& gm, const Node* node) { return get_observer_ptr(gm, node).get(); }
+
+// ---- DerivedObserverOrFakeQuantize -----------------------------------------------------------------
+
+static ObserverConfig derived_config(const DerivedQuantizationSpec& spec) {
+  ObserverConfig c;
+  c.dtype = spec.dtype;
+  c.qscheme = spec.qscheme.value_or(QScheme::per_tensor_affine);
+  if (spec.quant_min) c.quant_min = *spec.quant_min;
+  if (spec.quant_max) c.quant_max = *spec.quant_max;
+  c.has_customized_qrange = spec.quant_min && spec.quant_max;
+  c.is_dynamic = spec.is_dynamic;
+  c.ch_axis = spec.ch_axis.value_or(-1);
+  if (is_per_channel(c.qscheme) && !spec.ch_axis)
+    throw ValueError("DerivedObserverOrFakeQuantize: must provide a valid ch_axis if qscheme is per channel");
+  return c;
+}
+
+DerivedObserverOrFakeQuantize::DerivedObserverOrFakeQuantize(const DerivedQuantizationSpec& spec,
+                                                             std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs)
+    : ObserverBase(derived_config(spec)), fn_(spec.derive_qparams_fn), obs_or_fqs_(std::move(obs_or_fqs)) {
+  if (!fn_) throw ValueError("DerivedObserverOrFakeQuantize: derive_qparams_fn is not set");
+}
+
+QParams DerivedObserverOrFakeQuantize::calculate_qparams() const {
+  std::vector<ObserverBase*> obs;
+  for (const auto& o : obs_or_fqs_) obs.push_back(o.get());
+  return fn_(obs);
+}
+
+}  // namespace pt

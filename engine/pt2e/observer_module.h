@@ -1,0 +1,64 @@
+// observer_module.h — how prepare_pt2e puts an observer into a GraphModule, and the observer for
+// DerivedQuantizationSpec (torchao pt2e/observer.py DerivedObserverOrFakeQuantize).
+//
+// An ObserverModule is the call_module target activation_post_process_k: it wraps one observer or
+// fake-quantize instance (several names may wrap the same instance, then they share statistics).
+//
+//   pt::ObserverBase* obs = pt::get_observer(prepared, node);   // nullptr unless node is an observer node
+//   obs->calculate_qparams();
+//
+// describe() is the qparams cell of observer_placement_table: "scale=0.03299 zp=-5", per channel
+// "scale=0.0009225 zp=0 (per-channel, n=8)" (first channel shown), "dynamic" for a dynamic
+// placeholder, "-" when there are no qparams yet (PlaceholderObserver float32).
+// clone() (used by GraphModule::clone, i.e. copy.deepcopy) rebuilds the observer by class name and
+// kwargs and copies its statistics; a DerivedObserverOrFakeQuantize keeps pointing at the observers it
+// was built from (those of the original module).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "pt2e/quantizer.h"
+#include "quant/observer.h"
+
+namespace pt {
+
+class ObserverModule : public SubModule {
+ public:
+  // ctr: how the observer was built (class name + full kwargs), so clone() can rebuild it; nullopt
+  // for instances that cannot be rebuilt by name (derived observers).
+  ObserverModule(std::shared_ptr<ObserverBase> observer, std::optional<ObserverOrFakeQuantizeConstructor> ctr);
+  std::string type_name() const override { return observer_->type_name(); }
+  Tensor forward(const Tensor& x) override { return observer_->forward(x); }
+  std::string describe() const override;
+  std::shared_ptr<SubModule> clone() const override;
+
+  ObserverBase& observer() const { return *observer_; }
+  const std::shared_ptr<ObserverBase>& observer_ptr() const { return observer_; }
+
+ private:
+  std::shared_ptr<ObserverBase> observer_;
+  std::optional<ObserverOrFakeQuantizeConstructor> ctr_;
+};
+
+// The observer behind a call_module node of gm, or nullptr.
+ObserverBase* get_observer(const GraphModule& gm, const Node* node);
+std::shared_ptr<ObserverBase> get_observer_ptr(const GraphModule& gm, const Node* node);
+
+// Identity forward; calculate_qparams() = derive_qparams_fn(obs_or_fqs). Per-channel qschemes need ch_axis.
+class DerivedObserverOrFakeQuantize : public ObserverBase {
+ public:
+  DerivedObserverOrFakeQuantize(const DerivedQuantizationSpec& spec, std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs);
+  const char* type_name() const override { return "DerivedObserverOrFakeQuantize"; }
+  Tensor forward(const Tensor& x) override { return x; }
+  QParams calculate_qparams() const override;
+  std::vector<NamedBuffer> named_buffers() const override { return {}; }
+
+ private:
+  DeriveQParamsFn fn_;
+  std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs_;
+};
+
+}  // namespace pt
