@@ -7,6 +7,14 @@
 //
 //   pt::manual_seed(0);
 //   pt::Tensor x = pt::randn({20000});   // == torch.randn(20000) after torch.manual_seed(0)
+//
+// Like torch, normal_/randn take two paths: n >= 16 draws n (+16) float uniforms and runs the AVX2
+// kernel's Box–Muller in blocks of 16; n < 16 draws double uniforms per pair and keeps the second
+// value cached in the generator across calls (manual_seed clears it). The n < 16 path uses the C
+// library's double log/sin/cos as torch does; musl (wasm) and glibc disagree in the last bit of a
+// few % of those doubles, which the cast to float32 hides (tests/golden/random/scalar_stress).
+// Errors: a negative shape is a ValueError naming "shape"; uniform_ with from > to and normal_ with
+// std < 0 are RuntimeErrors with torch's messages; a non-float32 tensor is a TypeError.
 #pragma once
 #include <cstdint>
 #include <optional>
