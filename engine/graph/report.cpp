@@ -68,6 +68,14 @@ Table diff_ops_table(const std::vector<OpDiffRow>& rows, const std::string& name
   return t;
 }
 
+std::vector<std::string> meta_keys(const Node& node) {
+  std::vector<std::string> keys;
+  if (node.op == OpKind::call_function || node.op == OpKind::call_module) keys.push_back("nn_module_stack");
+  if (node.meta.quantization_annotation) keys.push_back("quantization_annotation");
+  if (node.meta.val) keys.push_back("val");
+  return keys;  // already sorted
+}
+
 std::string graph_to_string(const Graph& graph) {
   std::string s = "graph():\n";
   for (const Node* n : graph.nodes()) {

@@ -110,6 +110,38 @@ TEST_CASE("insert an observer the way prepare_pt2e will: insert_after + replace_
   CHECK(copy.graph.size() == gm.graph.size());
 }
 
+namespace {
+// An annotation that points at a node, to check that clone() remaps it.
+struct NodeRefAnnotation : NodeAnnotation {
+  Node* input = nullptr;
+  std::vector<std::pair<std::string, std::string>> input_spec_labels() const override { return {{input->name, "Spec"}}; }
+  std::string output_spec_label() const override { return "NoneType"; }
+  bool annotated() const override { return true; }
+  std::shared_ptr<const NodeAnnotation> with_nodes_remapped(const std::function<Node*(const Node*)>& map) const override {
+    auto copy = std::make_shared<NodeRefAnnotation>(*this);
+    copy->input = map(input);
+    return copy;
+  }
+};
+}  // namespace
+
+TEST_CASE("clone remaps annotations and keeps a submodule shared by two names as one object", "[graph]") {
+  GraphModule gm = small_graph();
+  auto obs = std::make_shared<RecordingObserver>();
+  gm.add_module("activation_post_process_0", obs);
+  gm.add_module("activation_post_process_1", obs);
+  auto ann = std::make_shared<NodeRefAnnotation>();
+  ann->input = gm.graph.find("x");
+  gm.graph.find("conv2d")->meta.quantization_annotation = ann;
+  GraphModule copy = gm.clone();
+  CHECK(copy.get_module("activation_post_process_0") == copy.get_module("activation_post_process_1"));
+  CHECK(copy.get_module("activation_post_process_0") != obs.get());
+  auto* c = dynamic_cast<const NodeRefAnnotation*>(copy.graph.find("conv2d")->meta.quantization_annotation.get());
+  REQUIRE(c != nullptr);
+  CHECK(c->input == copy.graph.find("x"));
+  CHECK(ann->input == gm.graph.find("x"));
+}
+
 TEST_CASE("bad graphs get typed errors naming the node", "[graph][errors]") {
   SECTION("a cycle") {
     GraphModule gm = small_graph();

@@ -133,7 +133,7 @@ TEST_CASE("residual init + BN fold gives the seed's per-channel weight scales (s
   CHECK(absmax_over_127("conv2.weight") == Approx(0.0009054).margin(5e-8));  // seed M01-2: 0.0009054
 }
 
-TEST_CASE("tiny exports the seed's op sequence; cat_pool names its parameters after modules", "[models][export]") {
+TEST_CASE("tiny exports the seed's op sequence and cat_pool names its parameters after modules", "[models][export]") {
   manual_seed(0);
   Model tiny = get_model("tiny");
   GraphModule gm = export_module(tiny, example_inputs(8));

@@ -107,6 +107,10 @@ TEST_CASE("annotation and observer tables read the annotation / observer data mo
   mark("a_weight", {}, "NoneType");
   mark("conv2d", {{"x", "Spec"}, {"a_weight", "Spec"}, {"a_bias", "NoneType"}}, "NoneType");
   for (const char* n : {"relu", "conv2d_1", "relu_1", "conv2d_2", "mean", "add"}) mark(n, {}, "Spec");
+  CHECK(meta_keys(*g.find("cat")) == std::vector<std::string>{"nn_module_stack", "val"});  // no source_fn_stack
+  CHECK(meta_keys(*g.find("conv2d")) ==
+        std::vector<std::string>{"nn_module_stack", "quantization_annotation", "val"});
+  CHECK(meta_keys(*g.find("x")) == std::vector<std::string>{"val"});
   Table t = annotation_table(gm);
   REQUIRE(t.rows.size() == 8);
   CHECK(t.headers == std::vector<std::string>{"node", "target", "input_qspec_map", "output_qspec"});
