@@ -228,7 +228,7 @@ void uniform_(Tensor& t, double from, double to, Generator& gen) {
     throw RuntimeError("uniform_ expects to return a [from, to) range, but found from=" + num_str(from) +
                        " > to=" + num_str(to));
   if (!(to - from <= highest))
-    throw RuntimeError("uniform_ expects to-from <= std::numeric_limits<float>::max(), but found to=" +
+    throw RuntimeError("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=" +
                        num_str(to) + " and from=" + num_str(from) + " which result in to-from to exceed the limit");
   const float f = static_cast<float>(from), g = static_cast<float>(to);
   for (int64_t i = 0; i < t.numel(); ++i) d[i] = uniform_float(gen, f, g);

@@ -5,6 +5,7 @@
 // the values differ.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -184,6 +185,17 @@ TEST_CASE("an explicit generator leaves the default one alone", "[generator]") {
   CHECK(bit_mismatches(y, std::vector<float>(ref.data<float>(), ref.data<float>() + 20)) > 0);
 }
 
+TEST_CASE("degenerate but valid parameters behave as torch", "[generator]") {
+  Tensor t = Tensor::empty({3});
+  uniform_(t, 2.0, 2.0);
+  for (float v : t.span<float>()) CHECK(v == 2.0f);
+  Tensor big = Tensor::empty({20});
+  normal_(big, 1.0, 0.0);
+  for (float v : big.span<float>()) CHECK(v == 1.0f);
+  Tensor none = randn({0, 4});
+  CHECK(none.numel() == 0);
+}
+
 TEST_CASE("bad arguments raise typed errors and change nothing", "[generator][errors]") {
   CHECK_THROWS_AS(randn({-1}), ValueError);
   CHECK_THROWS_WITH(randn({2, -3}), Catch::Contains("shape"));
@@ -196,10 +208,14 @@ TEST_CASE("bad arguments raise typed errors and change nothing", "[generator][er
                     "uniform_ expects to return a [from, to) range, but found from=3 > to=-2.5");
   CHECK_THROWS_WITH(uniform_(t, 0.1, -2.123456789),
                     "uniform_ expects to return a [from, to) range, but found from=0.1 > to=-2.12346");
-  CHECK_THROWS_AS(uniform_(t, -1e300, 0.0), RuntimeError);
-  CHECK_THROWS_AS(uniform_(t, -3e38, 3e38), RuntimeError);  // to-from exceeds float max
+  CHECK_THROWS_WITH(uniform_(t, -1e300, 0.0), "from is out of bounds for float");
+  CHECK_THROWS_WITH(uniform_(t, std::nan(""), 1.0), "from is out of bounds for float");
+  CHECK_THROWS_WITH(uniform_(t, -3e38, 3e38),
+                    "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=3e+38 and "
+                    "from=-3e+38 which result in to-from to exceed the limit");
   CHECK_THROWS_AS(normal_(t, 0.0, -1.0), RuntimeError);
   CHECK_THROWS_WITH(normal_(t, 0.0, -1.0), "normal expects std >= 0.0, but found std -1");
+  CHECK_THROWS_WITH(normal_(t, 0.0, std::nan("")), "normal expects std >= 0.0, but found std nan");
   Tensor q = Tensor::zeros({4}, DType::Int8);
   CHECK_THROWS_AS(normal_(q, 0.0, 1.0), TypeError);
   // Nothing was written and no random number was drawn.
