@@ -67,6 +67,7 @@ export function installQuant(pt, M, tools) {
     const Base = /FakeQuant/.test(name) ? FakeQuantizeBase : ObserverBase;
     const cls = { [name]: class extends Base {} }[name];
     cls.className = name;
+    cls.with_args = (kwargs = {}) => ({ name, kwargs });  // torchao's Observer.with_args: a constructor with bound kwargs
     pt[name] = cls;
   }
   pt.ObserverBase = ObserverBase;

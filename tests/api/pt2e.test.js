@@ -1,0 +1,94 @@
+// pt2e.test.js — the public JS API of engine/pt2e: configs, quantizers, a quantizer written in JS,
+// annotations from JS, prepare_pt2e and its errors. Structure numbers come from the seeds:
+// M01-2 (residual block: 4 HistogramObserver + 2 PerChannelMinMaxObserver replace 2 batch_norm;
+// CatPoolNet leaves cat and max_pool2d unannotated) and M03 (a relu-output quantizer gives 1 / 2 / 4
+// observers on conv_relu / residual / tiny).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../web/api/index.js';
+
+const pt = await loadEngine();
+const exported = (name, opts) => {
+  const m = pt.get_model(name, opts);
+  return pt.export(m, [pt.randn([2, ...m.input_shape])]);
+};
+const act = () => new pt.QuantizationSpec({
+  dtype: 'int8', quant_min: -128, quant_max: 127, qscheme: 'per_tensor_affine',
+  observer_or_fake_quant_ctr: pt.HistogramObserver.with_args({ eps: 2 ** -12 }),
+});
+
+// The seed M03 exercise: ten lines of JS.
+class ReluOutputQuantizer extends pt.Quantizer {
+  annotate(gm) {
+    for (const node of gm.nodes) {
+      if (node.op !== 'call_function' || node.target !== 'aten.relu.default') continue;
+      gm.annotate(node, new pt.QuantizationAnnotation({ output_qspec: act(), _annotated: true }));
+    }
+    return gm;
+  }
+  validate() {}
+}
+
+test('a relu-output quantizer written in JS gives 1 / 2 / 4 observers on conv_relu / residual / tiny', () => {
+  pt.manual_seed(0);
+  const counts = ['conv_relu', 'residual', 'tiny'].map((name) => pt.observer_nodes(pt.prepare_pt2e(exported(name), new ReluOutputQuantizer())).length);
+  assert.deepEqual(counts, [1, 2, 4]);
+});
+
+test('XNNPACKQuantizer on the residual block: the op changes of seed M01-2', () => {
+  pt.manual_seed(0);
+  const gm = exported('residual', { ch: 8 });
+  const q = new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config({ is_per_channel: true }));
+  const prepared = pt.prepare_pt2e(gm, q);
+  const changed = pt.diff_ops(gm, prepared).filter((r) => r.delta !== 0).map((r) => [r.op, r.delta]);
+  assert.deepEqual(changed, [['<module:HistogramObserver>', 4], ['<module:PerChannelMinMaxObserver>', 2], ['batch_norm', -2]]);
+  assert.deepEqual(prepared.node('conv2d').users, ['relu'], 'conv2d feeds relu directly (conv+relu is one pattern)');
+  assert.equal(pt.count_ops(gm).batch_norm, 2, 'prepare_pt2e leaves its input as it was');
+});
+
+test('the torchao XNNPACKQuantizer leaves cat and max_pool2d of CatPoolNet unannotated', () => {
+  const gm = exported('cat_pool');
+  new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config({ is_per_channel: true })).annotate(gm);
+  assert.deepEqual([...pt.unannotated_ops(gm)].sort(), ['cat', 'max_pool2d']);
+  const conv = gm.annotation(gm.nodes.find((n) => n.target === 'aten.conv2d.default'));
+  assert.equal(conv._annotated, true);
+  assert.equal(conv.input_qspec_map.length, 3, 'input, weight and bias edges');
+});
+
+test('configs carry the observer classes of spec §6.1', () => {
+  const ctr = (c) => c.input_activation.observer_or_fake_quant_ctr.name;
+  assert.equal(ctr(pt.get_symmetric_quantization_config()), 'HistogramObserver');
+  assert.equal(ctr(pt.get_symmetric_quantization_config({ is_qat: true })), 'FusedMovingAvgObsFakeQuantize');
+  assert.equal(ctr(pt.get_symmetric_quantization_config({ is_dynamic: true })), 'PlaceholderObserver');
+  const w = pt.get_symmetric_quantization_config({ is_per_channel: true }).weight;
+  assert.deepEqual([w.observer_or_fake_quant_ctr.name, w.quant_min, w.quant_max, w.qscheme], ['PerChannelMinMaxObserver', -127, 127, 'per_channel_symmetric']);
+  assert.equal(pt.get_default_x86_inductor_quantization_config().input_activation.dtype, 'uint8');
+});
+
+test("a learner's error inside annotate reaches the cell typed, and the engine keeps working", () => {
+  class Broken extends pt.Quantizer { annotate() { throw new pt.ValueError('my rule is wrong'); } validate() {} }
+  const gm = exported('conv_relu');
+  assert.throws(() => pt.prepare_pt2e(gm, new Broken()), (e) => e.name === 'ValueError' && /my rule is wrong/.test(e.message));
+  class NoAnnotate extends pt.Quantizer {}
+  assert.throws(() => pt.prepare_pt2e(gm, new NoAnnotate()), (e) => e.name === 'TypeError' && /annotate/.test(e.message));
+  assert.throws(() => pt.prepare_pt2e(gm, {}), (e) => e.name === 'TypeError' && /quantizer/.test(e.message));
+  assert.equal(pt.observer_nodes(pt.prepare_pt2e(gm, new ReluOutputQuantizer())).length, 1);
+});
+
+test('bad annotations get typed errors as torchao raises', () => {
+  const gm = exported('conv_relu');
+  assert.throws(() => pt.annotate_output_qspec(gm, 'nope', act()), (e) => e.name === 'ValueError' && /nope/.test(e.message));
+  assert.throws(() => new pt.QuantizationSpec({ dtype: 'int8', quant_min: 5, quant_max: -5, observer_or_fake_quant_ctr: pt.MinMaxObserver }),
+    (e) => e.name === 'ValueError');
+  // A SharedQuantizationSpec pointing to a later edge: its observer does not exist yet when prepare reaches it.
+  class SharesForward extends pt.Quantizer {
+    annotate(g) {
+      const relu = g.nodes.find((n) => n.target === 'aten.relu.default');
+      const conv = g.nodes.find((n) => n.target === 'aten.conv2d.default');
+      g.annotate(conv, new pt.QuantizationAnnotation({ input_qspec_map: [[conv.args[0].node, new pt.SharedQuantizationSpec(relu)]], _annotated: true }));
+      g.annotate(relu, new pt.QuantizationAnnotation({ output_qspec: act(), _annotated: true }));
+    }
+    validate() {}
+  }
+  assert.throws(() => pt.prepare_pt2e(gm, new SharesForward()), (e) => ['RuntimeError', 'ValueError'].includes(e.name));
+});
