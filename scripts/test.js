@@ -47,8 +47,8 @@ const parsers = {
 };
 
 const suites = [
-  { name: 'engine (native)', cmd: 'ctest', args: ['--test-dir', 'build/native', '--output-on-failure'], parse: parsers.ctest },
-  { name: 'engine (wasm)', cmd: 'ctest', args: ['--test-dir', 'build/wasm', '--output-on-failure'], parse: parsers.ctest },
+  { name: 'engine (native)', cmd: 'ctest', args: ['--test-dir', 'build/native', '--output-on-failure', '-j2'], parse: parsers.ctest },
+  { name: 'engine (wasm)', cmd: 'ctest', args: ['--test-dir', 'build/wasm', '--output-on-failure', '-j2'], parse: parsers.ctest },
   {
     name: 'JS API', cmd: process.execPath,
     args: ['--test', '--test-reporter=tap', ...(existsSync('tests/api') ? readdirSync('tests/api').filter((f) => f.endsWith('.test.js')).map((f) => `tests/api/${f}`) : [])],
