@@ -1,0 +1,50 @@
+// composable_quantizer.h — ComposableQuantizer: several quantizers applied as one (docs: pt2e-spec.md §3;
+// torchao torchao/quantization/pt2e/quantizer/composable_quantizer.py, restated).
+//
+//   auto relu_q = std::make_shared<pt::JsQuantizer>(annotate_relus);        // any Quantizer
+//   auto xnn = std::make_shared<pt::XNNPACKQuantizer>();
+//   xnn->set_global(pt::get_symmetric_quantization_config());
+//   pt::ComposableQuantizer q({relu_q, xnn});                              // order matters
+//   pt::GraphModule prepared = pt::prepare_pt2e(gm, q);
+//
+// transform_for_annotation runs every quantizer's, in order. annotate runs them in order; after each
+// one it checks that no annotation an earlier quantizer left was replaced by another object or removed
+// (RuntimeError "Quantizer <name> has changed annotations on node <node>" / "... has removed
+// annotations on node <node>", as torchao). Editing an annotation in place (annotate_input_qspec_map,
+// annotate_output_qspec) passes the check. Earlier quantizers win only because well-behaved annotators
+// skip nodes whose annotation is `_annotated`. validate does nothing (torchao's is a no-op).
+// The record of annotations is reset at the start of each annotate call (torchao keeps it on the
+// instance; it is keyed by node objects there, by node pointers here, which another graph may reuse).
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pt2e/quantizer.h"
+
+namespace pt {
+
+class ComposableQuantizer : public Quantizer {
+ public:
+  // `names` label the quantizers in error messages (default "Quantizer<i>"); ValueError for a null
+  // quantizer or a names list of another length.
+  explicit ComposableQuantizer(std::vector<std::shared_ptr<Quantizer>> quantizers,
+                               std::vector<std::string> names = {});
+
+  const std::vector<std::shared_ptr<Quantizer>>& quantizers() const { return quantizers_; }
+
+  void transform_for_annotation(GraphModule& gm) override;
+  void annotate(GraphModule& gm) override;
+  void validate(const GraphModule& gm) const override { (void)gm; }
+
+ private:
+  void record_and_validate_annotations(const GraphModule& gm, const std::string& quantizer_name);
+
+  std::vector<std::shared_ptr<Quantizer>> quantizers_;
+  std::vector<std::string> names_;
+  // Holding the objects keeps their addresses from being reused by a replacement.
+  std::map<const Node*, std::shared_ptr<const NodeAnnotation>> graph_annotations_;
+};
+
+}  // namespace pt

@@ -1,0 +1,592 @@
+// x86_inductor_quantizer.cpp — X86InductorQuantizer: default config, pattern annotators matched by
+// target and structure, propagation and the configuration stages (see x86_inductor_quantizer.h).
+#include "pt2e/quantizers/x86_inductor_quantizer.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace pt {
+
+namespace {
+
+using Config = std::optional<QuantizationConfig>;
+using Filter = X86InductorQuantizer::PatternFilter;
+using InputMap = std::vector<std::pair<Node*, OptionalQSpec>>;
+using TargetSet = std::set<std::string>;
+
+// ---- operator sets ----------------------------------------------------------------------------------
+
+const TargetSet& int8_in_int8_out_ops() {
+  static const TargetSet ops{"aten.max_pool2d.default", "aten.cat.default", "aten.avg_pool2d.default",
+                             "aten.adaptive_avg_pool2d.default", "aten.flatten.using_ints"};
+  return ops;
+}
+
+// propagation_quantizable_ops is int8_in_int8_out_ops in torchao.
+const TargetSet& default_quantizable_ops() {
+  static const TargetSet ops = [] {
+    TargetSet s = int8_in_int8_out_ops();
+    s.insert({"aten.conv1d.default", "aten.conv2d.default", "aten.linear.default", "aten.mul.Tensor"});
+    return s;
+  }();
+  return ops;
+}
+
+const TargetSet& quantizable_ops() {
+  static const TargetSet ops = [] {
+    TargetSet s = default_quantizable_ops();
+    s.insert("aten.matmul.default");
+    return s;
+  }();
+  return ops;
+}
+
+// The aten targets a torch module / function class becomes in an exported graph.
+const TargetSet kConv2d{"aten.conv2d.default"};
+const TargetSet kConv1d{"aten.conv1d.default"};
+const TargetSet kLinear{"aten.linear.default"};
+const TargetSet kBatchNorm{"aten.batch_norm.default"};
+const TargetSet kAdd{"aten.add.Tensor", "aten.add_.Tensor"};
+const TargetSet kReLU{"aten.relu.default", "aten.relu_.default"};
+const TargetSet kHardtanh{"aten.hardtanh.default", "aten.hardtanh_.default"};
+const TargetSet kHardswish{"aten.hardswish.default", "aten.hardswish_.default"};
+const TargetSet kReLU6{"aten.relu6.default", "aten.relu6_.default"};
+const TargetSet kSiLU{"aten.silu.default", "aten.silu_.default"};
+const TargetSet kLeakyReLU{"aten.leaky_relu.default", "aten.leaky_relu_.default"};
+const TargetSet kTanh{"aten.tanh.default", "aten.tanh_.default"};
+const TargetSet kGELU{"aten.gelu.default", "aten.gelu_.default"};
+
+bool is_call_in(const Node* n, const TargetSet& targets) {
+  return n && n->op == OpKind::call_function && targets.count(n->target) > 0;
+}
+
+Node* node_arg(const Node* n, size_t i) { return i < n->args().size() ? n->args()[i].node() : nullptr; }
+
+// ---- annotations ------------------------------------------------------------------------------------
+
+const X86InductorQuantizationAnnotation* x86_annotation(const Node* n) {
+  return dynamic_cast<const X86InductorQuantizationAnnotation*>(n->meta.quantization_annotation.get());
+}
+
+bool is_node_annotated(const Node* n) {
+  const QuantizationAnnotation* a = get_annotation(n);
+  return a && a->_annotated;
+}
+
+bool is_any_annotated(const std::vector<Node*>& nodes) { return std::any_of(nodes.begin(), nodes.end(), is_node_annotated); }
+
+// node.meta[KEY] = _X86InductorQuantizationAnnotation(input_qspec_map, output_qspec, _annotated=True, flag)
+void set_x86(Node* n, InputMap inputs, bool is_output_of_quantized_pattern, OptionalQSpec output = std::nullopt) {
+  auto a = std::make_shared<X86InductorQuantizationAnnotation>();
+  for (auto& [in, spec] : inputs) a->set_input_qspec(in, std::move(spec));
+  a->output_qspec = std::move(output);
+  a->_annotated = true;
+  a->_is_output_of_quantized_pattern = is_output_of_quantized_pattern;
+  n->meta.quantization_annotation = std::move(a);
+}
+
+// A None config: annotated, no specs, so later stages leave the nodes alone.
+void annotate_nodes_not_quantize(const std::vector<Node*>& nodes) {
+  for (Node* n : nodes) set_x86(n, {}, false);
+}
+
+void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
+  for (Node* n : nodes) {
+    if (!n->meta.quantization_annotation) n->meta.quantization_annotation = std::make_shared<X86InductorQuantizationAnnotation>();
+    ensure_annotation(n)._annotated = true;
+  }
+}
+
+// Skip when a node is already annotated or the filter rejects the pattern.
+bool skip_annotate(const std::vector<Node*>& nodes, const Filter& filter) {
+  if (is_any_annotated(nodes)) return true;
+  return !(filter && filter(nodes));
+}
+
+OptionalQSpec input_act(const Config& c) { return as_qspec(get_input_act_qspec(c)); }
+OptionalQSpec output_act(const Config& c) { return as_qspec(get_output_act_qspec(c)); }
+
+// Inputs of a conv / linear: activation, weight and a bias node when present; the node is flagged as the
+// output of a quantized pattern when it is the last node of its pattern.
+void annotate_weighted_node(Node* node, bool annotate_output, const Config& config) {
+  if (!config) {
+    annotate_nodes_not_quantize({node});
+    return;
+  }
+  Node* act = node_arg(node, 0);
+  Node* weight = node_arg(node, 1);
+  if (!act || !weight) throw ValueError("X86InductorQuantizer: node " + node->name + " has no input / weight node");
+  InputMap inputs{{act, input_act(config)}, {weight, as_qspec(get_weight_qspec(config))}};
+  if (Node* bias = node_arg(node, 2)) inputs.emplace_back(bias, as_qspec(get_bias_qspec(config)));
+  set_x86(node, std::move(inputs), annotate_output);
+}
+
+// ---- pattern finding ----------------------------------------------------------------------------------
+
+// find_sequential_partitions by target: chains n0 -> n1 -> ... where each node uses the previous one.
+std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std::vector<const TargetSet*>& types) {
+  std::vector<std::vector<Node*>> out;
+  std::function<void(std::vector<Node*>&)> extend = [&](std::vector<Node*>& chain) {
+    if (chain.size() == types.size()) {
+      out.push_back(chain);
+      return;
+    }
+    for (Node* u : chain.back()->users())
+      if (is_call_in(u, *types[chain.size()]) && std::find(chain.begin(), chain.end(), u) == chain.end()) {
+        chain.push_back(u);
+        extend(chain);
+        chain.pop_back();
+      }
+  };
+  for (Node* n : gm.graph.nodes())
+    if (is_call_in(n, *types[0])) {
+      std::vector<Node*> chain{n};
+      extend(chain);
+    }
+  return out;
+}
+
+// The non-pattern operand of a binary node whose other operand is `producer`; nullptr if neither is.
+Node* extra_binary_input(const Node* producer, const Node* binary) {
+  if (node_arg(binary, 0) == producer) return node_arg(binary, 1);
+  if (node_arg(binary, 1) == producer) return node_arg(binary, 0);
+  return nullptr;
+}
+
+// ---- conv patterns ------------------------------------------------------------------------------------
+
+// QAT: conv2d -> batch_norm [-> add] [-> relu] / [-> unary]; the batch norm is not folded yet.
+void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
+  std::vector<const TargetSet*> types{&kConv2d, &kBatchNorm, &kAdd};
+  if (with_relu) types.push_back(&kReLU);
+  for (const auto& m : find_sequential(gm, types)) {
+    Node *conv = m[0], *bn = m[1], *add = m[2], *relu = with_relu ? m[3] : nullptr;
+    if (bn->users().size() != 1) continue;
+    Node* extra = extra_binary_input(bn, add);
+    if (!extra) continue;
+    std::vector<Node*> nodes{add, bn, conv};
+    if (relu) nodes.insert(nodes.begin(), relu);
+    if (skip_annotate(nodes, filter)) continue;
+    annotate_weighted_node(conv, false, config);
+    if (!config) {
+      annotate_nodes_not_quantize(relu ? std::vector<Node*>{add, relu} : std::vector<Node*>{add});
+    } else if (relu) {
+      set_x86(add, {{extra, input_act(config)}}, false);
+      set_x86(relu, {}, true, output_act(config));
+    } else {
+      set_x86(add, {{extra, input_act(config)}}, true, output_act(config));
+    }
+    mark_nodes_as_annotated(m);
+  }
+}
+
+void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filter& filter,
+                               const std::vector<const TargetSet*>& types) {
+  for (const auto& m : find_sequential(gm, types)) {
+    Node* conv = m.front();
+    Node* last = m.back();
+    std::vector<Node*> nodes(m.rbegin(), m.rend());
+    if (skip_annotate(nodes, filter)) continue;
+    annotate_weighted_node(conv, false, config);
+    if (config)
+      set_x86(last, {}, true, output_act(config));
+    else
+      annotate_nodes_not_quantize({last});
+    mark_nodes_as_annotated(m);
+  }
+}
+
+void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
+  annotate_qat_conv_bn_binary(gm, config, filter, true);
+  annotate_qat_conv_bn_binary(gm, config, filter, false);
+  for (const TargetSet* unary : {&kReLU, &kHardtanh, &kHardswish, &kReLU6, &kSiLU})
+    annotate_qat_conv_bn_tail(gm, config, filter, {&kConv2d, &kBatchNorm, unary});
+  annotate_qat_conv_bn_tail(gm, config, filter, {&kConv2d, &kBatchNorm});
+}
+
+void annotate_conv2d_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
+  std::vector<const TargetSet*> types{&kConv2d, &kAdd};
+  if (with_relu) types.push_back(&kReLU);
+  for (const auto& m : find_sequential(gm, types)) {
+    Node *conv = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
+    if (conv->users().size() != 1) continue;
+    Node* extra = extra_binary_input(conv, add);
+    if (!extra) continue;
+    std::vector<Node*> nodes{add, conv};
+    if (relu) nodes.insert(nodes.begin(), relu);
+    if (skip_annotate(nodes, filter)) continue;
+    if (!config) {
+      annotate_nodes_not_quantize(m);
+      continue;
+    }
+    annotate_weighted_node(conv, false, config);
+    set_x86(add, {{extra, input_act(config)}}, !relu);
+    if (relu) set_x86(relu, {}, true);
+  }
+}
+
+void annotate_conv2d_unary(GraphModule& gm, const Config& config, const Filter& filter) {
+  const std::vector<std::pair<const TargetSet*, const TargetSet*>> patterns{
+      {&kConv2d, &kReLU}, {&kConv2d, &kHardtanh}, {&kConv2d, &kHardswish},
+      {&kConv2d, &kReLU6}, {&kConv2d, &kSiLU},    {&kConv1d, &kReLU}};
+  std::vector<std::vector<Node*>> matches;
+  for (const auto& [conv_type, unary_type] : patterns)
+    for (auto& m : find_sequential(gm, {conv_type, unary_type})) matches.push_back(std::move(m));
+  for (const auto& m : matches) {
+    Node *conv = m[0], *unary = m[1];
+    if (skip_annotate({unary, conv}, filter)) continue;
+    if (!config) {
+      annotate_nodes_not_quantize({conv, unary});
+      continue;
+    }
+    annotate_weighted_node(conv, false, config);
+    set_x86(unary, {}, true);
+  }
+}
+
+void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, const TargetSet& targets) {
+  for (Node* n : gm.graph.nodes())
+    if (is_call_in(n, targets) && !skip_annotate({n}, filter)) annotate_weighted_node(n, true, config);
+}
+
+void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
+  if (!config || config->is_qat) annotate_qat_conv2d_fusion_pattern(gm, config, filter);
+  annotate_conv2d_binary(gm, config, filter, true);
+  annotate_conv2d_binary(gm, config, filter, false);
+  annotate_conv2d_unary(gm, config, filter);
+  annotate_single_weighted(gm, config, filter, kConv2d);
+}
+
+// ---- linear patterns ----------------------------------------------------------------------------------
+
+void annotate_linear_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
+  std::vector<const TargetSet*> types{&kLinear, &kAdd};
+  if (with_relu) types.push_back(&kReLU);
+  for (const auto& m : find_sequential(gm, types)) {
+    Node *linear = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
+    if (linear->users().size() != 1 || !extra_binary_input(linear, add)) continue;
+    std::vector<Node*> nodes{add, linear};
+    if (relu) nodes.insert(nodes.begin(), relu);
+    if (skip_annotate(nodes, filter)) continue;
+    if (!config) {
+      annotate_nodes_not_quantize(nodes);
+      continue;
+    }
+    annotate_weighted_node(linear, false, config);
+    set_x86(add, {}, !relu);  // no observer on the extra input (accuracy, as torchao notes)
+    if (relu) set_x86(relu, {}, true);
+  }
+}
+
+void annotate_linear_unary(GraphModule& gm, const Config& config, const Filter& filter) {
+  std::vector<std::vector<Node*>> matches;
+  for (const TargetSet* post : {&kReLU, &kLeakyReLU, &kTanh, &kGELU})
+    for (auto& m : find_sequential(gm, {&kLinear, post})) matches.push_back(std::move(m));
+  for (const auto& m : matches) {
+    Node *linear = m[0], *unary = m[1];
+    if (skip_annotate({unary, linear}, filter)) continue;
+    if (!config) {
+      annotate_nodes_not_quantize({linear, unary});
+      continue;
+    }
+    annotate_weighted_node(linear, false, config);
+    set_x86(unary, {}, true);
+  }
+}
+
+void annotate_linear_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
+  annotate_linear_binary(gm, config, filter, true);
+  annotate_linear_binary(gm, config, filter, false);
+  annotate_linear_unary(gm, config, filter);
+  annotate_single_weighted(gm, config, filter, kLinear);
+}
+
+// ---- matmul / mul ---------------------------------------------------------------------------------------
+
+void annotate_all_inputs(Node* n, const Config& config) {
+  InputMap inputs;
+  for (Node* in : n->all_input_nodes()) inputs.emplace_back(in, input_act(config));
+  set_x86(n, std::move(inputs), true);
+}
+
+void annotate_matmul(GraphModule& gm, const Config& config, const Filter& filter) {
+  for (Node* n : gm.graph.nodes()) {
+    if (!is_call_in(n, {"aten.matmul.default"}) || skip_annotate({n}, filter)) continue;
+    if (!config)
+      annotate_nodes_not_quantize({n});
+    else
+      annotate_all_inputs(n, config);
+  }
+}
+
+// mul of two tensors of one shape.
+void annotate_mul_tensor(GraphModule& gm, const Config& config, const Filter& filter) {
+  for (Node* n : gm.graph.nodes()) {
+    if (!is_call_in(n, {"aten.mul.Tensor"}) || skip_annotate({n}, filter)) continue;
+    if (!config) {
+      annotate_nodes_not_quantize({n});
+      continue;
+    }
+    const Node* a = node_arg(n, 0);
+    const Node* b = node_arg(n, 1);
+    if (!a || !b || !a->meta.val || !b->meta.val || a->meta.val->shape != b->meta.val->shape) continue;
+    annotate_all_inputs(n, config);
+  }
+}
+
+// ---- propagation -----------------------------------------------------------------------------------------
+
+bool all_quantized(const std::vector<Node*>& nodes) {
+  return std::all_of(nodes.begin(), nodes.end(), [](const Node* n) { return is_output_of_quantized_pattern(n); });
+}
+
+void annotate_cat(Node* cat, const Config& config) {
+  const std::vector<Node*> inputs = cat->all_input_nodes();
+  Node* first = inputs.front();
+  InputMap map{{first, input_act(config)}};
+  const OptionalQSpec share = QuantizationSpecBase(SharedQuantizationSpec{EdgeOrNode::edge(first, cat)});
+  for (size_t i = 1; i < inputs.size(); ++i) map.emplace_back(inputs[i], share);
+  set_x86(cat, std::move(map), true);
+}
+
+// One node of the propagation pass; `warn` receives torchao's warnings.
+void annotate_propagation_node(Node* node, const Config& config, const Filter& filter,
+                               std::vector<std::string>& warnings) {
+  if (!is_call_in(node, int8_in_int8_out_ops()) || is_node_annotated(node)) return;
+  if (skip_annotate({node}, filter)) return;
+  if (!config) {
+    annotate_nodes_not_quantize({node});
+    return;
+  }
+  const std::vector<Node*> inputs = node->all_input_nodes();
+  if (inputs.empty()) return;
+  if (node->target == "aten.cat.default") {
+    if (all_quantized(inputs)) annotate_cat(node, config);
+    return;
+  }
+  if (node->target == "aten.flatten.using_ints" && !node->users().empty() &&
+      std::none_of(node->users().begin(), node->users().end(),
+                   [](const Node* u) { return quantizable_ops().count(u->target) > 0; }))
+    return;
+  if (!all_quantized({inputs[0]})) {
+    if (node->target == "aten.max_pool2d.default")
+      warnings.push_back("The input of maxpool2d is not quantized, skip annotate maxpool2d (node " + node->name + ")");
+    return;
+  }
+  // max_pool2d observes args[0]; the others their first input node (the same node here).
+  set_x86(node, {{inputs[0], input_act(config)}}, true);
+}
+
+// After all configs: an annotated int8-in-int8-out op that is a quantized output shares its input's
+// observer on its output.
+void annotate_output_for_int8_in_int8_out(GraphModule& gm) {
+  for (Node* node : gm.graph.nodes()) {
+    if (!is_call_in(node, int8_in_int8_out_ops()) || !is_node_annotated(node)) continue;
+    if (!is_output_of_quantized_pattern(node)) continue;
+    Node* input = node->all_input_nodes()[0];
+    get_annotation(node)->output_qspec = QuantizationSpecBase(SharedQuantizationSpec{EdgeOrNode::edge(input, node)});
+  }
+}
+
+// ---- filters ----------------------------------------------------------------------------------------------
+
+Filter module_name_filter(const std::string& name) {
+  NodeFilter f = get_module_name_filter(name);
+  return [f](const std::vector<Node*>& nodes) { return std::all_of(nodes.begin(), nodes.end(), f); };
+}
+
+// Exactly one node of `nodes` satisfies `pred`; more than one is NotImplementedError (torchao).
+bool exactly_one(const std::vector<Node*>& nodes, const std::function<bool(const Node*)>& pred, const std::string& what) {
+  const auto count = std::count_if(nodes.begin(), nodes.end(), pred);
+  if (count > 1) throw NotImplementedError("Several nodes within a single pattern are " + what + ".");
+  return count == 1;
+}
+
+Filter operator_type_filter(const std::string& op) {
+  return [op](const std::vector<Node*>& nodes) {
+    return exactly_one(nodes, [&](const Node* n) { return n->target == op; }, op);
+  };
+}
+
+bool global_config_filter(const std::vector<Node*>& nodes) {
+  return exactly_one(nodes, [](const Node* n) { return default_quantizable_ops().count(n->target) > 0; },
+                     "default quantizable operations");
+}
+
+// ---- module / function types ----------------------------------------------------------------------------
+
+std::string normalize_type_name(const std::string& name) {
+  auto starts = [&](const std::string& p) { return name.rfind(p, 0) == 0; };
+  if (starts("F.")) return "torch.nn.functional." + name.substr(2);
+  if (starts("nn.")) return "torch." + name;
+  if (starts("torch.nn.modules.")) return "torch.nn." + name.substr(name.rfind('.') + 1);
+  return name;
+}
+
+const std::map<std::string, std::string>& module_function_to_aten_operator_type() {
+  static const std::map<std::string, std::string> table{
+      {"torch.nn.Conv2d", "aten.conv2d.default"},
+      {"torch.nn.functional.conv1d", "aten.conv1d.default"},
+      {"torch.nn.functional.conv2d", "aten.conv2d.default"},
+      {"torch.nn.Linear", "aten.linear.default"},
+      {"torch.nn.functional.linear", "aten.linear.default"},
+      {"torch.nn.MaxPool2d", "aten.max_pool2d.default"},
+      {"torch.nn.functional.max_pool2d", "aten.max_pool2d.default"},
+      {"torch.cat", "aten.cat.default"},
+      {"torch.nn.AvgPool2d", "aten.avg_pool2d.default"},
+      {"torch.nn.functional.avg_pool2d", "aten.avg_pool2d.default"},
+      {"torch.nn.AdaptiveAvgPool2d", "aten.adaptive_avg_pool2d.default"},
+      {"torch.nn.functional.adaptive_avg_pool2d", "aten.adaptive_avg_pool2d.default"},
+      {"torch.flatten", "aten.flatten.using_ints"},
+      {"torch.matmul", "aten.matmul.default"},
+      {"torch.mul", "aten.mul.Tensor"},
+  };
+  return table;
+}
+
+QuantizationSpec act_spec(const std::string& ctr, ObserverArgs kwargs, bool reduce_range, bool is_dynamic) {
+  return QuantizationSpec{DType::UInt8, {ctr, kwargs}, 0, reduce_range ? 127 : 255, QScheme::per_tensor_affine,
+                          std::nullopt, is_dynamic};
+}
+
+}  // namespace
+
+// ---- public -----------------------------------------------------------------------------------------------
+
+QuantizationConfig get_default_x86_inductor_quantization_config(bool is_qat, bool is_dynamic, bool reduce_range) {
+  ObserverArgs act_kwargs;
+  act_kwargs.eps = 0x1p-12f;
+  std::string act_ctr = is_dynamic ? "PlaceholderObserver" : "HistogramObserver";
+  if (is_qat) {
+    act_ctr = is_dynamic ? "FakeQuantize" : "FusedMovingAvgObsFakeQuantize";
+    if (is_dynamic) {
+      act_kwargs.observer = "MovingAverageMinMaxObserver";  // .with_args(averaging_constant=1)
+      act_kwargs.averaging_constant = 1.0;
+    }
+  }
+  ObserverArgs w_kwargs;
+  w_kwargs.eps = 0x1p-12f;
+  if (is_qat) w_kwargs.observer = "MovingAveragePerChannelMinMaxObserver";
+  const QuantizationSpec act = act_spec(act_ctr, act_kwargs, reduce_range, is_dynamic);
+  const QuantizationSpec weight{DType::Int8,
+                                {is_qat ? "FusedMovingAvgObsFakeQuantize" : "PerChannelMinMaxObserver", w_kwargs},
+                                -128,
+                                127,
+                                QScheme::per_channel_symmetric,
+                                0,
+                                false};
+  return QuantizationConfig{act, act, weight, std::nullopt, is_qat};
+}
+
+std::shared_ptr<const NodeAnnotation> X86InductorQuantizationAnnotation::with_nodes_remapped(
+    const std::function<Node*(const Node*)>& map) const {
+  auto base = QuantizationAnnotation::with_nodes_remapped(map);
+  auto copy = std::make_shared<X86InductorQuantizationAnnotation>();
+  static_cast<QuantizationAnnotation&>(*copy) = dynamic_cast<const QuantizationAnnotation&>(*base);
+  copy->_is_output_of_quantized_pattern = _is_output_of_quantized_pattern;
+  return copy;
+}
+
+bool is_output_of_quantized_pattern(const Node* node) {
+  const X86InductorQuantizationAnnotation* a = x86_annotation(node);
+  return a && a->_annotated && a->_is_output_of_quantized_pattern;
+}
+
+// Mixed QAT / non-QAT or static / dynamic configs are not supported: such a config is skipped.
+bool X86InductorQuantizer::need_skip_config(const std::optional<QuantizationConfig>& config) {
+  if (!config) return false;
+  std::optional<bool> qat_state, dynamic_state;
+  auto record = [&](const std::optional<QuantizationConfig>& c) {
+    if (!c) return;
+    if (!qat_state) qat_state = c->is_qat;
+    if (c->input_activation && !dynamic_state) dynamic_state = c->input_activation->is_dynamic;
+  };
+  for (const auto& [name, c] : module_name_qconfig_) record(c);
+  for (const auto& [op, c] : operator_type_qconfig_) record(c);
+  record(global_config_);
+  bool skip = false;
+  if (qat_state && *qat_state != config->is_qat) {
+    warnings_.push_back("Mixed QAT and Non-QAT quantization config is not supported.");
+    skip = true;
+  }
+  if (dynamic_state && config->input_activation && *dynamic_state != config->input_activation->is_dynamic) {
+    warnings_.push_back("Mixed dynamic and static quantization config is not supported.");
+    skip = true;
+  }
+  return skip;
+}
+
+static void set_entry(std::vector<std::pair<std::string, std::optional<QuantizationConfig>>>& list,
+                      const std::string& key, std::optional<QuantizationConfig> config) {
+  for (auto& [k, c] : list)
+    if (k == key) {
+      c = std::move(config);
+      return;
+    }
+  list.emplace_back(key, std::move(config));
+}
+
+X86InductorQuantizer& X86InductorQuantizer::set_global(std::optional<QuantizationConfig> config) {
+  if (need_skip_config(config)) {
+    warnings_.push_back("Skip the global quantization config.");
+    return *this;
+  }
+  global_config_ = std::move(config);
+  return *this;
+}
+
+X86InductorQuantizer& X86InductorQuantizer::set_module_name_qconfig(const std::string& module_name,
+                                                                    std::optional<QuantizationConfig> config) {
+  if (need_skip_config(config)) {
+    warnings_.push_back("Skip the quantization config for " + module_name + ".");
+    return *this;
+  }
+  set_entry(module_name_qconfig_, module_name, std::move(config));
+  return *this;
+}
+
+X86InductorQuantizer& X86InductorQuantizer::set_mapped_operator_qconfig(const std::string& kind,
+                                                                        const std::string& name,
+                                                                        std::optional<QuantizationConfig> config) {
+  if (need_skip_config(config)) {
+    warnings_.push_back("Skip the quantization config for " + name + ".");
+    return *this;
+  }
+  const auto& table = module_function_to_aten_operator_type();
+  auto it = table.find(normalize_type_name(name));
+  if (it == table.end()) {
+    warnings_.push_back(kind + ": Unable to customize quantization config for " + name + " by X86InductorQuantizer.");
+    return *this;
+  }
+  set_entry(operator_type_qconfig_, it->second, std::move(config));
+  return *this;
+}
+
+X86InductorQuantizer& X86InductorQuantizer::set_module_type_qconfig(const std::string& module_type,
+                                                                    std::optional<QuantizationConfig> config) {
+  return set_mapped_operator_qconfig("Module", module_type, std::move(config));
+}
+
+X86InductorQuantizer& X86InductorQuantizer::set_function_type_qconfig(const std::string& function_type,
+                                                                      std::optional<QuantizationConfig> config) {
+  return set_mapped_operator_qconfig("function", function_type, std::move(config));
+}
+
+void X86InductorQuantizer::annotate_with_config(GraphModule& gm, const std::optional<QuantizationConfig>& config,
+                                                const PatternFilter& filter) {
+  annotate_conv2d_fusion_pattern(gm, config, filter);
+  annotate_linear_fusion_pattern(gm, config, filter);
+  annotate_matmul(gm, config, filter);
+  annotate_mul_tensor(gm, config, filter);
+  for (Node* node : gm.graph.nodes()) annotate_propagation_node(node, config, filter, warnings_);
+}
+
+void X86InductorQuantizer::annotate(GraphModule& gm) {
+  for (const auto& [name, config] : module_name_qconfig_) annotate_with_config(gm, config, module_name_filter(name));
+  for (const auto& [op, config] : operator_type_qconfig_) annotate_with_config(gm, config, operator_type_filter(op));
+  if (global_config_) annotate_with_config(gm, global_config_, global_config_filter);
+  annotate_output_for_int8_in_int8_out(gm);
+}
+
+}  // namespace pt
