@@ -10,7 +10,10 @@ import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { startServer } from '../../scripts/serve.js';
+import { loadEngine } from '../../web/api/index.js';
+import { LANGS, loadIndex, loadLesson, runLesson } from '../../web/app/cell_runner.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, 'out');
@@ -68,6 +71,10 @@ async function diffPixels(page, a, b) {
     return n;
   }, [a.toString('base64'), b.toString('base64')]);
 }
+
+// The headless side of the browser-vs-runner comparison: the same lessons through Node.
+const repoRoot = path.resolve(here, '..', '..');
+const readRepoText = (rel) => readFile(path.join(repoRoot, rel), 'utf8');
 
 const server = await startServer({ port: 0 });
 const origin = new URL(server.url).origin;
@@ -162,10 +169,10 @@ try {
     const quiet = await second.screenshot();
     const box = await second.boundingBox();
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6);
-    await page.waitForFunction(() => window.e2eSecond.hoveredBin() >= 0, null, { timeout: 3000 });
+    await page.waitForFunction(() => window.e2eSecond.hoveredItem() >= 0, null, { timeout: 3000 });
     await page.waitForTimeout(150);
     const hovered = await second.screenshot({ path: path.join(outDir, 'second-hover.png') });
-    const bins = await page.evaluate(() => [window.e2eSecond.hoveredBin(), window.pt2e.demo.hoveredBin()]);
+    const bins = await page.evaluate(() => [window.e2eSecond.hoveredItem(), window.pt2e.demo.hoveredItem()]);
     assert(bins[0] >= 8 && bins[0] <= 11, `second view's hovered bin is ${bins[0]}, expected one near the middle`);
     assert(bins[1] === -1, `the home view also reports hovered bin ${bins[1]}`);
     const changed = await diffPixels(page, quiet, hovered);
@@ -176,12 +183,12 @@ try {
   await test('a fast click (down + up before the next frame) selects a bin; a second click clears it', async () => {
     const box = await page.locator('#e2e-second').boundingBox();
     await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
-    await page.waitForFunction(() => window.e2eSecond.selectedBin() >= 0, null, { timeout: 3000 });
-    const first = await page.evaluate(() => window.e2eSecond.selectedBin());
+    await page.waitForFunction(() => window.e2eSecond.selectedItem() >= 0, null, { timeout: 3000 });
+    const first = await page.evaluate(() => window.e2eSecond.selectedItem());
     assert(first >= 2 && first <= 5, `selected bin ${first}, expected one near 20% of the width`);
     await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
-    await page.waitForFunction(() => window.e2eSecond.selectedBin() === -1, null, { timeout: 3000 });
-    assert(await page.evaluate(() => window.pt2e.demo.selectedBin()) === -1, 'the home view got the click too');
+    await page.waitForFunction(() => window.e2eSecond.selectedItem() === -1, null, { timeout: 3000 });
+    assert(await page.evaluate(() => window.pt2e.demo.selectedItem()) === -1, 'the home view got the click too');
     return `selected bin ${first}`;
   });
 
@@ -199,6 +206,53 @@ try {
     assert(r.out[2].startsWith('ValueError') && r.out[2].includes('unknown view'), r.out[2]);
     assert(r.out[3].startsWith('TypeError') || r.out[3].startsWith('ValueError'), r.out[3]);
     assert(r.title === 'second', `spec after errors: ${r.title}`);
+  });
+
+  await test('line and bar charts draw, report the hovered point / group, and reject bad data by field', async () => {
+    await page.evaluate(() => {
+      for (const id of ['e2e-line', 'e2e-bar']) {
+        const c = document.createElement('canvas');
+        c.className = 'view';
+        c.id = id;
+        document.querySelector('#main').prepend(c);
+      }
+      const y = Array.from({ length: 50 }, (_, i) => Math.sin(i / 5));
+      window.e2eLine = window.pt2e.views.mount(document.getElementById('e2e-line'), { view: 'line', x_label: 'batch', y_label: 'min_val',
+        series: [{ name: 'MinMax', y }, { name: 'MovingAverage', y: y.map((v) => v / 2) }], marks: [{ x: 10, label: 'spike' }] });
+      window.e2eBar = window.pt2e.views.mount(document.getElementById('e2e-bar'), { view: 'bar', y_label: 'SQNR (dB)',
+        labels: ['conv1', 'conv2', 'conv3', 'fc'], series: [{ name: 'per-tensor', values: [30, 25, -5, 40] }, { name: 'per-channel', values: [35, 33, 10, NaN] }] });
+    });
+    await page.waitForFunction(() => window.e2eLine.framesDrawn() > 0 && window.e2eBar.framesDrawn() > 0);
+    await page.waitForTimeout(100);
+    const got = {};
+    for (const [id, key, handle, frac] of [['e2e-line', 'line', 'e2eLine', 0.5], ['e2e-bar', 'bar', 'e2eBar', 0.9]]) {
+      const loc = page.locator(`#${id}`);
+      const png = await loc.screenshot({ path: path.join(outDir, `${id}.png`) });
+      const st = await pixelStats(page, png);
+      assert(st.colours >= 8 && st.topShare < 0.95, `${id}: ${st.colours} colours`);
+      const box = await loc.boundingBox();
+      await page.mouse.move(box.x + box.width * frac, box.y + box.height * 0.5);
+      await page.waitForFunction((h) => window[h].hoveredItem() >= 0, handle, { timeout: 3000 }).catch(() => {});
+      got[key] = await page.evaluate((h) => window[h].hoveredItem(), handle);
+      await page.waitForTimeout(100);
+      await loc.screenshot({ path: path.join(outDir, `${id}-hover.png`) });
+    }
+    assert(got.line >= 20 && got.line <= 28, `line: hovered point ${got.line}, expected near the middle of 50`);
+    assert(got.bar === 3, `bar: hovered group ${got.bar}, expected the last (fc)`);
+    const errs = await page.evaluate(() => {
+      const out = [];
+      for (const bad of [{ view: 'line', series: [] }, { view: 'line', series: [{ y: [1, 2], x: [1, 0] }] },
+        { view: 'bar', labels: ['a'], series: [{ values: [1, 2] }] }, { view: 'bar', labels: ['a'], series: [{ values: ['x'] }] }]) {
+        try { window.e2eBar.update(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+      }
+      return out;
+    });
+    assert(errs[0].startsWith('ValueError: line chart') && errs[0].includes("'series'"), errs[0]);
+    assert(errs[1].startsWith('ValueError') && errs[1].includes('ascending'), errs[1]);
+    assert(errs[2].startsWith('ValueError') && errs[2].includes('2 values for 1 labels'), errs[2]);
+    assert(errs[3].startsWith('TypeError') && errs[3].includes('values[0] is not a number'), errs[3]);
+    await page.evaluate(() => { window.e2eLine.destroy(); window.e2eBar.destroy(); });
+    return `line point ${got.line}, bar group ${got.bar}`;
   });
 
   await test('mounting on a missing canvas fails in place with RuntimeError', async () => {
@@ -321,25 +375,38 @@ try {
     return `height ${msg.height}`;
   });
 
-  await test('every written lesson passes all its checks in the browser (both languages)', async () => {
-    const ids = await page.evaluate(async () => (await (await fetch('lessons/index.json')).json())
-      .flatMap((c) => c.pages.map((p) => p.id)).filter((id) => id !== 'M99'));
+  await test('every written lesson gives the same checks in the browser as the headless runner', async () => {
+    const nodePt = await loadEngine();
+    const ids = (await loadIndex(readRepoText)).flatMap((c) => c.pages.map((p) => p.id));
     let total = 0;
-    const bad = [];
-    for (const lang of ['en', 'zh-TW']) {
+    const diffs = [];
+    for (const lang of LANGS) {
       for (const id of ids) {
+        const lesson = await loadLesson(id, readRepoText);
+        const headless = runLesson(nodePt, lesson, { lang }).flatMap((r) => [
+          ...r.checks.map((c) => `${r.cell} ${c.ok ? 'pass' : 'fail'}: ${c.message}`),
+          ...(r.error ? [`${r.cell} error: ${r.error.name}: ${r.error.message}`] : [])]);
         await page.evaluate(([l, g]) => window.pt2e.navigate(l, g).then(() => undefined), [id, lang]);
-        const r = await page.evaluate(() => ({
-          pass: document.querySelectorAll('ul.checks li.pass').length,
-          fail: [...document.querySelectorAll('ul.checks li.fail')].map((e) => e.textContent),
-          errors: [...document.querySelectorAll('main .error-box')].map((e) => e.textContent),
-        }));
-        total += r.pass;
-        if (r.fail.length || r.errors.length || !r.pass) bad.push(`${id} [${lang}]: ${[...r.fail, ...r.errors].join('; ') || 'no checks'}`);
+        // Exercise cells show the learner's starting code; run the reference solution, as the runner does.
+        const browser = await page.evaluate(async (where) => {
+          const lessonPage = window.pt2e.lesson;
+          if (!lessonPage) throw new Error(`${where}: no lesson page after navigate (main says: ${document.querySelector('main').textContent.slice(0, 200)})`);
+          for (const c of lessonPage.cells) if (c.cell.exercise) c.setCode(c.cell.solution);
+          await lessonPage.runAll();
+          return [...document.querySelectorAll('section.cell')].flatMap((sec) => [
+            ...[...sec.querySelectorAll('ul.checks li')].map((li) => `${sec.dataset.cell} ${li.className}: ${li.querySelector('.msg').textContent}`),
+            ...[...sec.querySelectorAll('.error-box')].map((e) => `${sec.dataset.cell} error: ${e.textContent.replace(/  \(line \d+\)$/, '')}`)]);
+        }, `${id} [${lang}]`);
+        total += browser.length;
+        const a = headless.join('\n'), b = browser.join('\n');
+        if (a !== b) {
+          const i = headless.findIndex((x, k) => x !== browser[k]);
+          diffs.push(`${id} [${lang}] #${i}: node "${headless[i]}" vs browser "${browser[i]}"`);
+        }
       }
     }
-    assert(!bad.length, bad.slice(0, 3).join(' | '));
-    return `${ids.length} lessons, ${total} checks passed`;
+    assert(!diffs.length, diffs.slice(0, 3).join(' | '));
+    return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike`;
   });
 
   await test('no console errors', async () => {

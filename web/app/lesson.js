@@ -6,6 +6,7 @@
 // Used by index.html (through shell.js) and embed.html.
 //
 //   const page = await renderLesson(container, { id: 'M01', lang: 'en', engine, readText: siteReadText });
+//   await page.done;  // the first run of all cells; page.runAll() runs them again (fresh state)
 //   page.destroy();   // frees the page's views
 import { loadLesson, runCell, tr } from './cell_runner.js';
 import { renderMarkdown, splitCells } from './markdown.js';
@@ -114,7 +115,7 @@ function buildCell(cell, page) {
     }
     if (result.checks.length) {
       results.append(el('ul', { class: 'checks' }, ...result.checks.map((c) =>
-        el('li', { class: c.ok ? 'pass' : 'fail' }, el('span', { class: 'mark', 'aria-label': t(lang, c.ok ? 'passed' : 'failed') }, c.ok ? '✓' : '✗'), ` ${c.message}`))));
+        el('li', { class: c.ok ? 'pass' : 'fail' }, el('span', { class: 'mark', 'aria-label': t(lang, c.ok ? 'passed' : 'failed') }, c.ok ? '✓' : '✗'), ' ', el('span', { class: 'msg' }, c.message)))));
     }
     if (result.error) results.append(errorBox(errorText(result.error)));
     const failed = result.checks.filter((c) => !c.ok).length + (result.error ? 1 : 0);
@@ -142,7 +143,7 @@ function buildCell(cell, page) {
   runButton.addEventListener('click', run);
   resetButton.addEventListener('click', () => { editor.value = cell.code; fit(); });
   if (!engine) runButton.disabled = true;
-  return { cell, section, run, clear };
+  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); } };
 }
 
 export async function renderLesson(container, { id, lang, engine, readText = siteReadText }) {
@@ -189,6 +190,7 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
 
   return {
     cells,
+    runAll,
     done: engine ? runAll() : Promise.resolve([]),
     destroy() {
       page.destroyed = true;

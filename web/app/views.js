@@ -2,6 +2,8 @@
 //
 //   const views = createViewHost(pt.module);
 //   const h = views.mount(canvas, { view: 'histogram', lo: -4, hi: 4, counts, range: { min, max } });
+//   // also { view: 'line', series, marks, x_label, y_label } and { view: 'bar', labels, series, y_label }
+//   // (fields: web/bindings/bind_views.cpp)
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts
 //
@@ -56,9 +58,7 @@ export function createViewHost(M) {
   }
   function wake(v) { dirty.add(v); schedule(); }
 
-  const setters = {
-    histogram: (v, spec) => M.set_histogram(v, spec),
-  };
+  const KINDS = ['histogram', 'line', 'bar'];
 
   function mount(canvas, spec) {
     if (!(canvas instanceof HTMLCanvasElement)) throw new errors.TypeError('views.mount(): the first argument must be a <canvas>');
@@ -99,16 +99,15 @@ export function createViewHost(M) {
       canvas,
       get spec() { return current; },
       update(next) {
-        const set = setters[next?.view];
-        if (!set) throw new errors.ValueError(`views: unknown view ${JSON.stringify(next?.view)}; known: ${Object.keys(setters).join(', ')}`);
-        set(v, next);
+        if (!KINDS.includes(next?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(next?.view)}; known: ${KINDS.join(', ')}`);
+        M.set_view(v, next.view, next);
         raiseIfError();
         current = next;
         wake(v);
       },
-      // Which histogram bin the pointer is over / the learner clicked (-1: none); tests read them.
-      hoveredBin: () => M.hovered_bin(v),
-      selectedBin: () => M.selected_bin(v),
+      // The item (bin, point, bar group) under the pointer / picked by a click, -1 for none.
+      hoveredItem: () => v.hovered_item(),
+      selectedItem: () => v.selected_item(),
       framesDrawn: () => v.frames_drawn(),
       destroy() {
         resizeObserver.disconnect();

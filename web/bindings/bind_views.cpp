@@ -1,22 +1,27 @@
 // bind_views.cpp — Embind for web/views: ViewCanvas (one canvas = WebGL2 + ImGui context) and the
-// data each view draws. Thin translation: JS objects become the views' plain C++ structs.
+// data each view draws. Thin translation: JS objects become the views' plain C++ structs (field
+// types are checked here, values by the views' validate()).
 // The JS side that owns canvases, feeds pointer events and schedules frames is web/app/views.js.
 //
 //   const v = M.create_view_canvas('#view-1');   // null + take_error() on failure
 //   v.resize(cssW, cssH, devicePixelRatio);
-//   M.set_histogram(v, { lo, hi, counts, range: { min, max, label }, clipped, log_y });
+//   M.set_view(v, 'histogram', { lo, hi, counts, range: { min, max, label }, clipped, log_y });
+//   M.set_view(v, 'line', { series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
+//   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
 //   while (v.frame(performance.now())) await nextAnimationFrame();
+//   v.hovered_item(); v.selected_item();
 #include <emscripten/bind.h>
 
 #include <cmath>
 #include <memory>
 
+#include "chart_common.h"
+#include "chart_views.h"
 #include "common.h"
 #include "histogram_view.h"
 #include "view_canvas.h"
 
 using emscripten::val;
-using ptv::HistogramView;
 using ptv::ViewCanvas;
 
 namespace {
@@ -25,68 +30,134 @@ ViewCanvas* create_view_canvas(const std::string& selector) {
   return ptjs::guarded([&]() -> ViewCanvas* { return new ViewCanvas(selector); });
 }
 
-double number_or(const val& obj, const char* key, double fallback) {
+// Field readers: `where` names the view and field in the error message.
+bool absent(const val& v) { return v.isUndefined() || v.isNull(); }
+
+void require_object(const val& v, const std::string& where) {
+  if (absent(v) || v.typeOf().as<std::string>() != "object") throw pt::TypeError(where + " must be an object");
+}
+
+double number_or(const val& obj, const char* key, double fallback, const std::string& where) {
   const val v = obj[key];
-  if (v.isUndefined() || v.isNull()) return fallback;
-  if (!v.isNumber()) throw pt::TypeError(std::string("histogram: '") + key + "' must be a number");
+  if (absent(v)) return fallback;
+  if (!v.isNumber()) throw pt::TypeError(where + "." + key + " must be a number");
   return v.as<double>();
 }
 
-std::string string_or(const val& obj, const char* key) {
+std::string string_or(const val& obj, const char* key, const std::string& where) {
   const val v = obj[key];
-  if (v.isUndefined() || v.isNull()) return "";
-  if (!v.isString()) throw pt::TypeError(std::string("histogram: '") + key + "' must be a string");
+  if (absent(v)) return "";
+  if (!v.isString()) throw pt::TypeError(where + "." + key + " must be a string");
   return v.as<std::string>();
 }
 
+bool is_list(const val& v) {
+  return !absent(v) && (v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v));
+}
+
+std::vector<double> numbers(const val& obj, const char* key, bool optional, const std::string& where) {
+  const val v = obj[key];
+  if (absent(v) && optional) return {};
+  if (!is_list(v)) throw pt::TypeError(where + "." + key + " must be an array or typed array of numbers");
+  std::vector<double> out = emscripten::convertJSArrayToNumberVector<double>(v);
+  const unsigned n = v["length"].as<unsigned>();
+  if (v.isArray())  // a plain array may hold non-numbers, which convert to NaN: name the first one
+    for (unsigned i = 0; i < n; ++i)
+      if (!v[i].isNumber()) throw pt::TypeError(where + "." + key + "[" + std::to_string(i) + "] is not a number");
+  return out;
+}
+
+// Calls f(item, "where[i]") for each element of the array obj[key].
+template <class F> void each(const val& obj, const char* key, bool optional, const std::string& where, F&& f) {
+  const val v = obj[key];
+  if (absent(v) && optional) return;
+  if (absent(v) || !v.isArray()) throw pt::TypeError(where + "." + key + " must be an array");
+  const unsigned n = v["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) f(v[i], where + "." + key + "[" + std::to_string(i) + "]");
+}
+
 ptv::HistogramData histogram_from_js(const val& spec) {
-  if (spec.isNull() || spec.typeOf().as<std::string>() != "object")
-    throw pt::TypeError("histogram: the data must be an object { lo, hi, counts, range?, clipped?, log_y? }");
+  const std::string w = "histogram";
+  require_object(spec, w);
   ptv::HistogramData d;
-  d.lo = number_or(spec, "lo", NAN);
-  d.hi = number_or(spec, "hi", NAN);
-  const val counts = spec["counts"];
-  if (counts.isUndefined() || counts.isNull() || !counts["length"].isNumber())
-    throw pt::TypeError("histogram: 'counts' must be an array or typed array of numbers");
-  d.counts = emscripten::convertJSArrayToNumberVector<double>(counts);
+  d.lo = number_or(spec, "lo", NAN, w);
+  d.hi = number_or(spec, "hi", NAN, w);
+  d.counts = numbers(spec, "counts", false, w);
   const val range = spec["range"];
-  if (!range.isUndefined() && !range.isNull()) {
+  if (!absent(range)) {
+    require_object(range, w + ".range");
     d.has_range = true;
-    d.range_min = number_or(range, "min", NAN);
-    d.range_max = number_or(range, "max", NAN);
-    d.range_label = string_or(range, "label");
+    d.range_min = number_or(range, "min", NAN, w + ".range");
+    d.range_max = number_or(range, "max", NAN, w + ".range");
+    d.range_label = string_or(range, "label", w + ".range");
   }
-  d.clipped = number_or(spec, "clipped", -1);
+  d.clipped = number_or(spec, "clipped", -1, w);
   d.log_y = spec["log_y"].isTrue();
   return d;
 }
 
-// Puts a histogram on the canvas (replacing whatever it showed) or updates the one it shows.
-void set_histogram(ViewCanvas& canvas, const val& spec) {
+ptv::LineChartData line_from_js(const val& spec) {
+  const std::string w = "line chart";
+  require_object(spec, w);
+  ptv::LineChartData d;
+  each(spec, "series", false, w, [&](const val& s, const std::string& where) {
+    require_object(s, where);
+    d.series.push_back({string_or(s, "name", where), numbers(s, "x", true, where), numbers(s, "y", false, where)});
+  });
+  each(spec, "marks", true, w, [&](const val& m, const std::string& where) {
+    require_object(m, where);
+    d.marks.push_back({number_or(m, "x", NAN, where), string_or(m, "label", where)});
+  });
+  d.x_label = string_or(spec, "x_label", w);
+  d.y_label = string_or(spec, "y_label", w);
+  return d;
+}
+
+ptv::BarChartData bar_from_js(const val& spec) {
+  const std::string w = "bar chart";
+  require_object(spec, w);
+  ptv::BarChartData d;
+  const val labels = spec["labels"];
+  if (absent(labels) || !labels.isArray()) throw pt::TypeError(w + ".labels must be an array of strings");
+  const unsigned n = labels["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const val l = labels[i];
+    if (!l.isString() && !l.isNumber()) throw pt::TypeError(w + ".labels[" + std::to_string(i) + "] must be a string or a number");
+    d.labels.push_back(l.isString() ? l.as<std::string>() : ptv::fmt(l.as<double>()));
+  }
+  each(spec, "series", false, w, [&](const val& s, const std::string& where) {
+    require_object(s, where);
+    d.series.push_back({string_or(s, "name", where), numbers(s, "values", false, where)});
+  });
+  d.y_label = string_or(spec, "y_label", w);
+  return d;
+}
+
+// Shows `data` on the canvas as a view of `kind`: updates the view it shows when that is the same
+// kind, else replaces it. On any error the canvas keeps what it showed.
+template <class View, class Data> void show(ViewCanvas& canvas, Data d) {
+  if (auto* view = dynamic_cast<View*>(canvas.content())) {
+    view->set_data(std::move(d));
+    canvas.invalidate();
+  } else {
+    auto fresh = std::make_unique<View>();
+    fresh->set_data(std::move(d));
+    canvas.set_content(std::move(fresh));
+  }
+}
+
+void set_view(ViewCanvas& canvas, const std::string& kind, const val& data) {
   ptjs::guarded([&] {
-    ptv::HistogramData d = histogram_from_js(spec);
-    auto* view = dynamic_cast<HistogramView*>(canvas.content());
-    if (!view) {
-      auto fresh = std::make_unique<HistogramView>();
-      fresh->set_data(std::move(d));
-      canvas.set_content(std::move(fresh));
-    } else {
-      view->set_data(std::move(d));
-      canvas.invalidate();
-    }
+    if (kind == "histogram") show<ptv::HistogramView>(canvas, histogram_from_js(data));
+    else if (kind == "line") show<ptv::LineChartView>(canvas, line_from_js(data));
+    else if (kind == "bar") show<ptv::BarChartView>(canvas, bar_from_js(data));
+    else throw pt::ValueError("views: unknown view '" + kind + "'; known: histogram, line, bar");
     return 0;
   });
 }
 
-int hovered_bin(ViewCanvas& canvas) {
-  auto* view = dynamic_cast<HistogramView*>(canvas.content());
-  return view ? view->hovered_bin() : -1;
-}
-
-int selected_bin(ViewCanvas& canvas) {
-  auto* view = dynamic_cast<HistogramView*>(canvas.content());
-  return view ? view->selected_bin() : -1;
-}
+int hovered_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->hovered_item() : -1; }
+int selected_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->selected_item() : -1; }
 
 }  // namespace
 
@@ -99,9 +170,9 @@ EMSCRIPTEN_BINDINGS(pt_views) {
       .function("wheel", &ViewCanvas::wheel)
       .function("pointer_leave", &ViewCanvas::pointer_leave)
       .function("frame", &ViewCanvas::frame)
-      .function("frames_drawn", &ViewCanvas::frames_drawn);
+      .function("frames_drawn", &ViewCanvas::frames_drawn)
+      .function("hovered_item", &hovered_item)
+      .function("selected_item", &selected_item);
   function("create_view_canvas", &create_view_canvas, allow_raw_pointers());
-  function("set_histogram", &set_histogram);
-  function("hovered_bin", &hovered_bin);
-  function("selected_bin", &selected_bin);
+  function("set_view", &set_view);
 }

@@ -7,37 +7,12 @@
 #include <cstdio>
 #include <tuple>
 
+#include "chart_common.h"
 #include "core/error.h"
 #include "imgui.h"
 #include "view_style.h"
 
 namespace ptv {
-
-namespace {
-
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", std::abs(v) < 1e-12 ? 0.0 : v);
-  return buf;
-}
-
-// Round tick positions covering [a, b]: steps of 1, 2 or 5 times a power of ten.
-std::vector<double> nice_ticks(double a, double b, int target) {
-  std::vector<double> ticks;
-  const double span = b - a;
-  if (!(span > 0)) return ticks;
-  const double raw = span / std::max(1, target);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = mag;
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    step = m * mag;
-    if (step >= raw) break;
-  }
-  for (double t = std::ceil(a / step) * step; t <= b + step * 1e-9; t += step) ticks.push_back(t);
-  return ticks;
-}
-
-}  // namespace
 
 void validate(const HistogramData& d) {
   if (!std::isfinite(d.lo) || !std::isfinite(d.hi) || !(d.lo < d.hi))
@@ -85,37 +60,23 @@ void HistogramView::draw() {
   const float line_h = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left = 46, bottom = line_h + 6, top = d.has_range ? line_h + 4 : 4;
-  const ImVec2 p0(origin.x + left, origin.y + top);
-  const ImVec2 p1(origin.x + avail.x - 4, origin.y + avail.y - bottom);
-  if (p1.x - p0.x < 20 || p1.y - p0.y < 20) return;  // canvas too small to draw a chart
-  const float pw = p1.x - p0.x, ph = p1.y - p0.y;
-
+  PlotArea area = plot_area_in_window(d.has_range ? line_h + 4 : 4, false);
+  if (!area.usable()) return;  // canvas too small to draw a chart
   auto yval = [&](double c) { return d.log_y ? std::log10(1.0 + c) : c; };
   double ymax = 0;
   for (double c : d.counts) ymax = std::max(ymax, yval(c));
-  if (ymax <= 0) ymax = 1;
-  auto sx = [&](double v) { return p0.x + static_cast<float>((v - d.lo) / (d.hi - d.lo)) * pw; };
-  auto sy = [&](double v) { return p1.y - static_cast<float>(v / ymax) * ph; };
-
-  // Grid and y ticks (counts, or log10(1 + count)).
-  for (double t : nice_ticks(0, ymax, 4)) {
-    const float y = sy(t);
-    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), palette::kGrid);
-    const std::string s = fmt(t);
-    dl->AddText(ImVec2(p0.x - 6 - ImGui::CalcTextSize(s.c_str()).x, y - line_h / 2), palette::kMuted, s.c_str());
-  }
-  // x ticks over the binned interval.
-  for (double t : nice_ticks(d.lo, d.hi, std::max(2, static_cast<int>(pw / 70)))) {
-    const float x = sx(t);
-    dl->AddLine(ImVec2(x, p1.y), ImVec2(x, p1.y + 4), palette::kAxis);
-    const std::string s = fmt(t);
-    dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x / 2, p1.y + 5), palette::kMuted, s.c_str());
-  }
+  area.x0 = d.lo;
+  area.x1 = d.hi;
+  area.y0 = 0;
+  area.y1 = ymax > 0 ? ymax : 1;
+  const ImVec2 p0 = area.p0, p1 = area.p1;
+  const float pw = p1.x - p0.x;
+  draw_y_axis(dl, area, 4);  // counts, or log10(1 + count)
+  draw_x_axis(dl, area);
 
   // The chosen range: a band behind the bars, clamped to the plot.
-  const float rx0 = d.has_range ? std::clamp(sx(d.range_min), p0.x, p1.x) : p0.x;
-  const float rx1 = d.has_range ? std::clamp(sx(d.range_max), p0.x, p1.x) : p1.x;
+  const float rx0 = d.has_range ? std::clamp(area.sx(d.range_min), p0.x, p1.x) : p0.x;
+  const float rx1 = d.has_range ? std::clamp(area.sx(d.range_max), p0.x, p1.x) : p1.x;
   if (d.has_range) dl->AddRectFilled(ImVec2(rx0, p0.y), ImVec2(rx1, p1.y), palette::kRangeFill);
 
   // Hover: which bin is under the pointer.
@@ -129,7 +90,7 @@ void HistogramView::draw() {
   // Bars: the part of each bar inside the range in blue, outside in red.
   for (int i = 0; i < n; ++i) {
     if (d.counts[i] <= 0) continue;
-    const float x0 = p0.x + pw * i / n, x1 = p0.x + pw * (i + 1) / n, y = sy(yval(d.counts[i]));
+    const float x0 = p0.x + pw * i / n, x1 = p0.x + pw * (i + 1) / n, y = area.sy(yval(d.counts[i]));
     const ImU32 inside = i == hovered_bin_ ? palette::kBarHover : palette::kBar;
     auto bar = [&](float a, float b, ImU32 col) {
       if (b > a) dl->AddRectFilled(ImVec2(a, y), ImVec2(b, p1.y), col);
@@ -140,10 +101,8 @@ void HistogramView::draw() {
   }
   if (selected_bin_ >= 0) {
     const float x0 = p0.x + pw * selected_bin_ / n, x1 = p0.x + pw * (selected_bin_ + 1) / n;
-    dl->AddRect(ImVec2(x0, sy(yval(d.counts[selected_bin_]))), ImVec2(x1, p1.y), palette::kText, 0, 0, 2.0f);
+    dl->AddRect(ImVec2(x0, area.sy(yval(d.counts[selected_bin_]))), ImVec2(x1, p1.y), palette::kText, 0, 0, 2.0f);
   }
-  dl->AddLine(ImVec2(p0.x, p1.y), ImVec2(p1.x, p1.y), palette::kAxis);
-  dl->AddLine(ImVec2(p0.x, p0.y), ImVec2(p0.x, p1.y), palette::kAxis);
 
   // Range lines with their values above the plot.
   if (d.has_range) {

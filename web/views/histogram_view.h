@@ -32,8 +32,8 @@ class HistogramView : public ViewContent {
  public:
   void set_data(HistogramData d);  // validates first: on error the old data stays
   const HistogramData& data() const { return data_; }
-  int hovered_bin() const { return hovered_bin_; }    // -1 when the pointer is over no bin
-  int selected_bin() const { return selected_bin_; }  // -1 when no bin is selected
+  int hovered_item() const override { return hovered_bin_; }    // a bin, or -1
+  int selected_item() const override { return selected_bin_; }  // a bin, or -1
   void draw() override;
 
  private:

@@ -26,10 +26,14 @@ struct ImGuiContext;
 namespace ptv {
 
 // What a canvas shows. draw() runs inside an ImGui window that covers the whole canvas.
+// hovered_item / selected_item: the view's item under the pointer / picked by a click (a bin, a
+// point, a bar group, a node), -1 for none; pages and tests read them.
 class ViewContent {
  public:
   virtual ~ViewContent() = default;
   virtual void draw() = 0;
+  virtual int hovered_item() const { return -1; }
+  virtual int selected_item() const { return -1; }
 };
 
 struct PointerEvent {
