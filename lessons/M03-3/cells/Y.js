@@ -1,0 +1,68 @@
+// Grading: on each model the page works out, from the graph alone, which edges the three rules quantize,
+// and compares with the edges that have an observer after prepare_pt2e(gm, new state.MyQuantizer()).
+const Q = state.MyQuantizer;
+const tr = ctx.tr;
+if (typeof Q !== 'function') throw new pt.TypeError('state.MyQuantizer is not set: define the class in the exercise cell');
+const isObs = (n) => n.op === 'call_module' && n.target.startsWith('activation_post_process');
+const argNodes = (n) => n.args.flat().filter((a) => a && typeof a === 'object' && 'node' in a).map((a) => a.node);
+
+// The graph annotate() sees, and the expected observed edges under the rules.
+const folded = (gm, first) => { const seen = []; pt.prepare_pt2e(gm, new (class extends pt.Quantizer { annotate(g) { for (const n of g.nodes) seen.push(n); } validate() {} })()); return seen; };
+function expected(nodes, claimed) {
+  const by = Object.fromEntries(nodes.map((n) => [n.name, n]));
+  const want = new Map();                           // edge 'a→b' -> [kind, reason]
+  const outEdges = (n, why) => n.users.forEach((u) => want.set(`${n.name}→${u}`, ['act', why]));
+  for (const c of nodes.filter((n) => state.isOp(n, 'conv2d') && !claimed.has(n.name))) {
+    const [x, w] = argNodes(c);
+    want.set(`${x}→${c.name}`, ['act', 'rule 1 (conv input)']);
+    want.set(`${w}→${c.name}`, ['weight', 'rule 1 (weight)']);
+    const u = c.users.length === 1 ? by[c.users[0]] : null;
+    if (state.isOp(u, 'relu') && !claimed.has(u.name)) outEdges(u, 'rule 2 (relu output after conv)');
+    else outEdges(c, 'rule 2 (conv output)');
+  }
+  return { by, want };
+}
+function observed(p) {
+  const nodes = p.nodes, by = Object.fromEntries(nodes.map((n) => [n.name, n]));
+  const types = Object.fromEntries(pt.observer_placement_table(p).rows.map((r) => [r[0], r[1]]));
+  const src = (a) => { let o = null; while (isObs(by[a])) { o ??= a; a = argNodes(by[a])[0]; } return [a, o]; };
+  const got = new Map();
+  for (const c of nodes) {
+    if (isObs(c)) continue;
+    for (const a of argNodes(c)) { const [p0, o] = src(a); if (o) got.set(`${p0}→${c.name}`, types[o]); }
+  }
+  return got;
+}
+function explain(edge, want, got, by) {
+  const [a, b] = edge.split('→');
+  if (!want.has(edge)) {
+    if (state.isOp(by[a], 'conv2d') && state.isOp(by[b], 'relu')) return tr({ en: `observer between ${a} and ${b}: conv + relu is one kernel, so label the relu's output, not the conv's (rule 2)`, 'zh-TW': `${a} 與 ${b} 之間有 observer：conv + relu 是同一個 kernel，應該標 relu 的輸出，不是 conv 的（規則 2）` });
+    if (state.isOp(by[b], 'conv2d') && argNodes(by[b])[2] === a) return tr({ en: `the bias edge ${a} → ${b} has an observer: the bias spec must be null (rule 1)`, 'zh-TW': `bias 邊 ${a} → ${b} 有 observer：bias 的規格必須是 null（規則 1）` });
+    return tr({ en: `edge ${a} → ${b} has an observer, but no rule asks for one (did you label a node another quantizer had already claimed — rule 3 — or an op that is not conv/relu?)`, 'zh-TW': `邊 ${a} → ${b} 有 observer，但沒有任何規則要求（是不是標了別的 Quantizer 已經認領的 node——規則 3——或不是 conv／relu 的 op？）` });
+  }
+  const [kind, why] = want.get(edge);
+  if (!got.has(edge)) return tr({ en: `edge ${a} → ${b} has no observer; ${why} asks for one — does your rule match every such node, not just one by name?`, 'zh-TW': `邊 ${a} → ${b} 沒有 observer；${why} 要求要有——你的規則是否比對到每一個這種 node，而不是只點名一個？` });
+  const t = got.get(edge), ok = kind === 'weight' ? /PerChannel/.test(t) : t === 'HistogramObserver';
+  if (!ok) return tr({ en: `edge ${a} → ${b} is observed by ${t}: ${kind === 'weight' ? 'weights take state.weight() (per-channel)' : 'activations take state.act()'}`, 'zh-TW': `邊 ${a} → ${b} 的 observer 是 ${t}：${kind === 'weight' ? 'weight 要用 state.weight()（per-channel）' : 'activation 要用 state.act()'}` });
+  return null;
+}
+function grade(label, gm, quantizer, claimed) {
+  const { by, want } = expected(folded(gm), claimed);
+  let got, problem = null;
+  try { got = observed(pt.prepare_pt2e(gm, quantizer)); } catch (e) { problem = `${e.name}: ${e.message}`; }
+  if (!problem) for (const e of new Set([...got.keys(), ...want.keys()])) { problem = explain(e, want, got, by); if (problem) break; }
+  rows.push([label, want.size, got ? got.size : '—', problem ? '✗' : '✓']);
+  check(problem === null, problem ? `${label}: ${problem}` : tr({ en: `${label}: the observed edges are exactly the ones the rules ask for`, 'zh-TW': `${label}：有 observer 的邊正好就是規則要求的那些` }));
+}
+const rows = [];
+for (const name of ['conv_relu', 'stem', 'residual', 'cat_pool', 'tiny']) grade(name, state.ex(name), new Q(), new Set());
+
+// Rule 3: another quantizer claims the first conv and its relu ("keep fp32") before yours runs.
+const gm = state.ex('residual');
+const first = folded(gm).find((n) => state.isOp(n, 'conv2d'));
+class KeepFirstConv extends pt.Quantizer {
+  annotate(g) { for (const n of [first.name, ...first.users]) g.annotate(n, new pt.QuantizationAnnotation({ _annotated: true })); }
+  validate() {}
+}
+grade(tr({ en: 'residual, first conv claimed', 'zh-TW': 'residual，第一個 conv 已被認領' }), gm, new pt.ComposableQuantizer([new KeepFirstConv(), new Q()]), new Set([first.name, ...first.users]));
+show.table([tr({ en: 'case', 'zh-TW': '情況' }), tr({ en: 'edges the rules quantize', 'zh-TW': '規則要量化的邊' }), tr({ en: 'edges with an observer', 'zh-TW': '有 observer 的邊' }), ''], rows);

@@ -1,0 +1,22 @@
+// Wrong: finds the conv by its name, so only the first conv of each model is quantized.
+const taken = (gm, n) => gm.annotation(n)?._annotated === true;
+class MyQuantizer extends pt.Quantizer {
+  annotate(gm) {
+    for (const n of gm.nodes) {
+      if (n.name !== 'conv2d' || taken(gm, n)) continue;
+      const [x, w, b] = n.args.map((a) => a?.node);
+      const map = [[x, state.act()], [w, state.weight()]];
+      if (b) map.push([b, null]);
+      const user = n.users.length === 1 ? gm.node(n.users[0]) : null;
+      const fused = state.isOp(user, 'relu') && !taken(gm, user);
+      gm.annotate(n, new pt.QuantizationAnnotation({ input_qspec_map: map, output_qspec: fused ? null : state.act(), _annotated: true }));
+      if (fused) gm.annotate(user, new pt.QuantizationAnnotation({ output_qspec: state.act(), _annotated: true }));
+    }
+    return gm;
+  }
+  validate(gm) {}
+}
+state.MyQuantizer = MyQuantizer;
+const p = pt.prepare_pt2e(state.ex('conv_relu'), new MyQuantizer());
+show.text(p.code);
+check(pt.observer_nodes(p).length > 0, { en: `state.MyQuantizer runs: ${pt.observer_nodes(p).length} observers on conv_relu (the grading cell checks where)`, 'zh-TW': `state.MyQuantizer 可以執行：conv_relu 上有 ${pt.observer_nodes(p).length} 個 observer（位置由評分 cell 檢查）` });
