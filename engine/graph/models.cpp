@@ -87,13 +87,14 @@ Model stem() {
   return m;
 }
 
-// conv1 -> bn1 -> relu -> conv2 -> bn2 -> + x -> relu  (M01-2)
+// conv1 -> bn1 -> relu -> conv2 -> bn2 -> + x -> relu, convs without bias  (M01-2: bias=False is what
+// reproduces every qparams the seed prints)
 Model residual(int64_t ch) {
   if (ch < 1) throw ValueError("get_model('residual'): ch must be >= 1, got " + std::to_string(ch));
   Model m = new_model("residual", "ResidualBlock", {ch, 16, 16});
-  m.layers.push_back(conv("conv1", ch, ch, 3, 1, true));
+  m.layers.push_back(conv("conv1", ch, ch, 3, 1, false));
   m.layers.push_back(batch_norm("bn1", ch));
-  m.layers.push_back(conv("conv2", ch, ch, 3, 1, true));
+  m.layers.push_back(conv("conv2", ch, ch, 3, 1, false));
   m.layers.push_back(batch_norm("bn2", ch));
   m.forward = [](ModelTracer& t, Node* x) {
     Node* y = t.call(kRelu, {t.layer("bn1", t.layer("conv1", x))});

@@ -73,9 +73,9 @@ class Stem(nn.Module):
 class ResidualBlock(nn.Module):
     def __init__(self, ch=8):
         super().__init__()
-        self.conv1 = nn.Conv2d(ch, ch, 3, padding=1)
+        self.conv1 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
         self.bn1 = nn.BatchNorm2d(ch)
-        self.conv2 = nn.Conv2d(ch, ch, 3, padding=1)
+        self.conv2 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
         self.bn2 = nn.BatchNorm2d(ch)
 
     def forward(self, x):

@@ -50,7 +50,7 @@ TEST_CASE("graph_to_string lists nodes as torch.fx prints them", "[report]") {
   CHECK_THAT(s, Catch::Contains("    %conv1_weight : [num_users=1] = get_attr[target=conv1.weight]\n"));
   CHECK_THAT(s, Catch::Contains("    %x : [num_users=2] = placeholder[target=x]\n"));
   CHECK_THAT(s, Catch::Contains("    %conv2d : [num_users=1] = call_function[target=torch.ops.aten.conv2d.default]"
-                                "(args = (%x, %conv1_weight, %conv1_bias, [1, 1], [1, 1]), kwargs = {})\n"));
+                                "(args = (%x, %conv1_weight, None, [1, 1], [1, 1]), kwargs = {})\n"));
   CHECK_THAT(s, Catch::Contains("(args = (%conv2d, %bn1_weight, %bn1_bias, %bn1_running_mean, %bn1_running_var, "
                                 "False, 0.1, 1e-05, True), kwargs = {})"));
   CHECK_THAT(s, Catch::Contains("    %relu : [num_users=1] = call_function[target=torch.ops.aten.relu.default]"
