@@ -362,7 +362,11 @@ GraphModule GraphModule::clone() const {
     c->meta = n->meta;
     map[n] = c;
   }
-  const auto remap = [&map](const Node* n) { return map.at(n); };
+  // Nodes of other graphs stay as they are (so prepare_pt2e can report them as foreign).
+  const auto remap = [&map](const Node* n) {
+    auto it = map.find(n);
+    return it == map.end() ? const_cast<Node*>(n) : it->second;
+  };
   for (Node* c : out.graph.nodes())
     if (const auto& a = c->meta.quantization_annotation)
       if (auto r = a->with_nodes_remapped(remap)) c->meta.quantization_annotation = std::move(r);
