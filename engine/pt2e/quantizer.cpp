@@ -120,10 +120,9 @@ static OptionalQSpec remap_spec(const OptionalQSpec& spec, const std::function<N
 std::shared_ptr<const NodeAnnotation> QuantizationAnnotation::with_nodes_remapped(
     const std::function<Node*(const Node*)>& map) const {
   auto copy = std::make_shared<QuantizationAnnotation>(*this);
-  for (auto& [n, spec] : copy->input_qspec_map) {
-    n = map(n);
-    spec = remap_spec(spec, map);
-  }
+  copy->input_qspec_map.clear();
+  for (const auto& [n, spec] : input_qspec_map)
+    if (Node* m = map(n)) copy->input_qspec_map.emplace_back(m, remap_spec(spec, map));
   copy->output_qspec = remap_spec(output_qspec, map);
   return copy;
 }

@@ -124,6 +124,7 @@ struct QuantizationAnnotation : NodeAnnotation {
   std::vector<std::pair<std::string, std::string>> input_spec_labels() const override;
   std::string output_spec_label() const override;
   bool annotated() const override { return _annotated; }
+  // Input entries whose node maps to nullptr are dropped (convert_pt2e: erased weight get_attrs).
   std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
       const std::function<Node*(const Node*)>& map) const override;
 };

@@ -1,0 +1,47 @@
+// convert.h — convert_pt2e: observers become quantize / dequantize ops (torchao quantize_pt2e.py,
+// pt2e/convert.py, quantizer/duplicate_dq_pass.py, constant_fold.py; pt2e-spec.md §5.1–5.3, 5.5, 5.7).
+//
+//   pt::GraphModule converted = pt::convert_pt2e(prepared);   // `prepared` is left unchanged
+//   converted.forward({x});                                    // runs q/dq in float (reference ops)
+//
+// Steps, in torchao's order:
+// 1. every observer node (call_module) becomes
+//    - static per tensor:  quantize_per_tensor.default(x, scale, zp, qmin, qmax, dtype) →
+//      dequantize_per_tensor.default(q, same) with a float scale and an int zero point as literals;
+//    - static per channel: get_attr _scale_<k>, _zero_point_<k> buffers, quantize_per_channel.default(x,
+//      scale, zp, axis, qmin, qmax, dtype) → dequantize_per_channel.default;
+//    - dynamic (int8/uint8): choose_qparams.tensor(x, qmin, qmax, eps, dtype) (choose_qparams_symmetric
+//      for a symmetric qscheme) → getitem 0 / 1 → quantize_per_tensor.tensor → dequantize_per_tensor.tensor;
+//    - any other dtype (a float32 PlaceholderObserver): the node is removed, its users read its input.
+//    (qparams from calculate_qparams(): for fake-quantize modules the observer formula.)
+// 2. DuplicateDQPass: a dequantize with several users gets one copy per user whose annotation is
+//    valid (the affine dynamic choose_qparams pattern stays shared); the original goes if unused.
+// 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated and replaced
+//    by a get_attr of the int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
+// 4. dead code and unused submodules are removed.
+// The dtype argument of these ops is an int: dtype_code(DType) (the graph IR has no dtype literal).
+// use_reference_representation (§5.8) is not implemented: NotImplementedError.
+#pragma once
+#include <cstdint>
+
+#include "core/tensor.h"
+#include "graph/graph.h"
+
+namespace pt {
+
+GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representation = false,
+                         bool fold_quantize = true);
+
+// The passes convert_pt2e runs, in place.
+void replace_observers_with_quantize_dequantize(GraphModule& gm);
+void duplicate_dq_pass(GraphModule& gm);
+int fold_quantize_ops(GraphModule& gm);  // returns how many quantize nodes were folded
+
+// quantized_decomposed.* float reference implementations in the interpreter's op table (idempotent;
+// convert_pt2e calls it).
+void register_quantized_decomposed_ops();
+
+int64_t dtype_code(DType dtype);    // the int the dtype argument holds
+DType dtype_from_code(int64_t code);  // ValueError for an unknown code
+
+}  // namespace pt
