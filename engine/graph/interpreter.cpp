@@ -202,8 +202,14 @@ std::vector<Tensor> run_graph(GraphModule& gm, const std::vector<Tensor>& inputs
     return vals;
   };
 
+  // Each value is dropped after its last user has run, so big graphs keep few tensors alive.
+  std::unordered_map<const Node*, size_t> last_use;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (Node* in : nodes[i]->all_input_nodes()) last_use[in] = i;
+
   size_t next_input = 0;
-  for (Node* n : nodes) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i];
     Value out;
     try {
       switch (n->op) {
@@ -235,7 +241,9 @@ std::vector<Tensor> run_graph(GraphModule& gm, const std::vector<Tensor>& inputs
       rethrow_for_node(e, *n);
     }
     if (on_node) on_node(*n, out);
-    env[n] = std::move(out);
+    if (!n->users().empty()) env[n] = std::move(out);
+    for (Node* in : n->all_input_nodes())
+      if (last_use[in] == i) env.erase(in);
   }
   throw RuntimeError("forward: the graph has no output node");
 }

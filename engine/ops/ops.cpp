@@ -139,27 +139,38 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
   const int64_t Og = O / groups;
+  // im2col per image and group: cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
+  // window hits padding. Each output then accumulates bias, then k in order, in double (products
+  // of two floats are exact in double); the inner loop runs over all positions and vectorises.
+  const int64_t K = Cg * KH * KW, P = OH * OW;
+  std::vector<double> cols(static_cast<size_t>(K * P)), acc(static_cast<size_t>(P));
   for (int64_t n = 0; n < N; ++n)
-    for (int64_t o = 0; o < O; ++o) {
-      const int64_t g = o / Og;
-      for (int64_t oh = 0; oh < OH; ++oh)
-        for (int64_t ow = 0; ow < OW; ++ow) {
-          double acc = b ? b[o] : 0.0;
-          for (int64_t c = 0; c < Cg; ++c) {
-            const float* xc = x + ((n * C + g * Cg + c) * H) * W;
-            const float* wc = w + ((o * Cg + c) * KH) * KW;
-            for (int64_t kh = 0; kh < KH; ++kh) {
+    for (int64_t g = 0; g < groups; ++g) {
+      for (int64_t c = 0; c < Cg; ++c) {
+        const float* xc = x + ((n * C + g * Cg + c) * H) * W;
+        for (int64_t kh = 0; kh < KH; ++kh)
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            double* col = cols.data() + ((c * KH + kh) * KW + kw) * P;
+            for (int64_t oh = 0; oh < OH; ++oh) {
               const int64_t ih = oh * sh - ph + kh * dh;
-              if (ih < 0 || ih >= H) continue;
-              for (int64_t kw = 0; kw < KW; ++kw) {
+              for (int64_t ow = 0; ow < OW; ++ow) {
                 const int64_t iw = ow * sw - pw + kw * dw;
-                if (iw < 0 || iw >= W) continue;
-                acc += static_cast<double>(xc[ih * W + iw]) * wc[kh * KW + kw];
+                col[oh * OW + ow] = (ih < 0 || ih >= H || iw < 0 || iw >= W) ? 0.0 : xc[ih * W + iw];
               }
             }
           }
-          out[((n * O + o) * OH + oh) * OW + ow] = static_cast<float>(acc);
+      }
+      for (int64_t o = g * Og; o < (g + 1) * Og; ++o) {
+        std::fill(acc.begin(), acc.end(), b ? static_cast<double>(b[o]) : 0.0);
+        const float* wo = w + o * K;
+        for (int64_t k = 0; k < K; ++k) {
+          const double wv = wo[k];
+          const double* col = cols.data() + k * P;
+          for (int64_t p = 0; p < P; ++p) acc[p] += wv * col[p];
         }
+        float* oplane = out + (n * O + o) * P;
+        for (int64_t p = 0; p < P; ++p) oplane[p] = static_cast<float>(acc[p]);
+      }
     }
   return y;
 }
