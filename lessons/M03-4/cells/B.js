@@ -1,0 +1,34 @@
+// B. The relu output of the residual block is labelled (int8 act). conv2d_1 also labels its input edge from relu.
+// Same fields -> the two places merge into one observer. Different fields -> the edge gets a second observer
+// after the first one (a chain: at convert, q -> dq -> q -> dq, a requantization).
+const minmax = (fields) => new pt.QuantizationSpec({ ...fields, observer_or_fake_quant_ctr: pt.MinMaxObserver.with_args({ eps: 2 ** -12 }) });
+const edgeSpecs = {
+  'int8 affine, MinMaxObserver': () => minmax({ dtype: 'int8', quant_min: -128, quant_max: 127, qscheme: 'per_tensor_affine' }),
+  'uint8 affine, MinMaxObserver': () => minmax({ dtype: 'uint8', quant_min: 0, quant_max: 255, qscheme: 'per_tensor_affine' }),
+};
+const rows = [], path = {};
+for (const [label, spec] of Object.entries(edgeSpecs)) {
+  class Q extends pt.Quantizer {
+    annotate(gm) {
+      for (const n of gm.nodes) {
+        if (!state.isOp(n, 'conv2d')) continue;
+        const prev = gm.node(n.args[0].node);
+        if (!state.isOp(prev, 'relu')) continue;                    // the conv that reads the relu
+        gm.annotate(prev, new pt.QuantizationAnnotation({ output_qspec: state.act(), _annotated: true }));
+        gm.annotate(n, new pt.QuantizationAnnotation({ input_qspec_map: [[prev, spec()]], _annotated: true }));
+      }
+    }
+    validate() {}
+  }
+  const p = pt.prepare_pt2e(state.ex('residual'), new Q());
+  p.forward(pt.randn([2, 8, 16, 16]));
+  const t = pt.observer_placement_table(p).rows;
+  path[label] = t;
+  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join('\n')]);
+}
+show.table([ctx.tr({ en: 'edge spec on relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 邊上的規格' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'path relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 的路徑' })], rows);
+const [same, other] = Object.values(path);
+check(same.length === 1 && same[0][1] === 'HistogramObserver',
+  { en: 'matching fields merge: one observer, built from the spec seen first (the relu output\'s Histogram) — the observer class is not compared', 'zh-TW': '欄位相符就合併：只有一個 observer，用先看到的規格（relu 輸出的 Histogram）建立——observer 類別不列入比較' });
+check(other.length === 2 && other[1][2] === other[0][0],
+  { en: 'a different dtype chains: the edge\'s observer reads the relu output\'s observer', 'zh-TW': 'dtype 不同就串接：邊上的 observer 讀的是 relu 輸出的 observer' });
