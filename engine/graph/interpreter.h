@@ -39,7 +39,6 @@ struct Value {
 struct OpArgs {
   const std::vector<Value>& values;
   const Node& node;
-  size_t size() const { return values.size(); }
   bool has(size_t i) const { return i < values.size() && !values[i].is_none(); }
   const Tensor& tensor(size_t i) const;
   std::optional<Tensor> optional_tensor(size_t i) const;

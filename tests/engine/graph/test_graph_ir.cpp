@@ -142,6 +142,23 @@ TEST_CASE("clone remaps annotations and keeps a submodule shared by two names as
   CHECK(ann->input == gm.graph.find("x"));
 }
 
+TEST_CASE("other rooms add call_function targets with register_op", "[graph]") {
+  const std::string target = "test_ns.scale_by.default";  // (self, factor)
+  CHECK(find_op(target) == nullptr);
+  auto targets = registered_targets();
+  CHECK(std::find(targets.begin(), targets.end(), "aten.conv2d.default") != targets.end());
+  register_op(target, [](const OpArgs& a) { return Value(ops::mul(a.tensor(0), Tensor::scalar(float(a.number(1))))); });
+  targets = registered_targets();
+  CHECK(std::find(targets.begin(), targets.end(), target) != targets.end());
+  GraphModule gm;
+  Node* x = gm.graph.placeholder("x");
+  gm.graph.output({gm.graph.call_function(target, {x, 3.0})});
+  CHECK(gm.graph.find("scale_by") != nullptr);
+  Tensor y = gm.forward({Tensor::from<float>({1.f, -2.f}, {2})})[0];
+  CHECK(y.data<float>()[1] == -6.f);
+  CHECK_THROWS_AS(register_op("x", nullptr), ValueError);
+}
+
 TEST_CASE("bad graphs get typed errors naming the node", "[graph][errors]") {
   SECTION("a cycle") {
     GraphModule gm = small_graph();
