@@ -5,11 +5,12 @@ const QMIN = -128, QMAX = 127;
 pt.manual_seed(1);
 const r = pt.randn(x.shape).mul(0.5);                      // stand-in for the other input of add (bn2's output)
 const w = 0.75;                                            // stand-in for conv2d: scale by a constant weight
+const addT = (a, b) => { const bv = b.data(); return pt.tensor(a.data().map((t, i) => t + bv[i]), a.shape); };   // float32 add
 const observe = (t) => { const o = new pt.MinMaxObserver({ dtype: 'int8', quant_min: QMIN, quant_max: QMAX }); o.forward(t);
   const { scale, zero_point } = o.calculate_qparams(); return { s: scale[0], z: zero_point[0] }; };
 const q = (t, p) => pt.quantize_per_tensor(t, p.s, p.z, QMIN, QMAX, 'int8');
 const dq = (t, p) => pt.dequantize_per_tensor(t, p.s, p.z, QMIN, QMAX, 'int8');
-const qr = observe(r), qa = observe(x.mul(w)), qb = observe(pt.tensor(x.data().map((v, i) => v + r.data()[i]), x.shape));
+const qr = observe(r), qa = observe(x.mul(w)), qb = observe(addT(x, r));
 state.p = { x: qx, r: qr, a: qa, b: qb, w };
 
 // The graph as data: node -> { op, inputs }. `dq_x` is shared by the "conv" (mul) and the add.
@@ -42,7 +43,7 @@ function run(g) {                                          // a tiny interpreter
     if (n.op === 'quantize') v[name] = q(a[0], p(name));
     else if (n.op === 'dequantize') v[name] = dq(a[0], p(name));
     else if (n.op === 'mul') v[name] = a[0].mul(w);
-    else if (n.op === 'add') v[name] = pt.tensor(a[0].data().map((t, i) => Math.fround(t + a[1].data()[i])), a[0].shape);
+    else if (n.op === 'add') v[name] = addT(a[0], a[1]);
   }
   return { a: v.q_a.data(), b: v.q_b.data() };
 }
