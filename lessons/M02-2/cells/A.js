@@ -25,7 +25,7 @@ for (let i = 0; i < xv.length; i++) {
 const levels = new Set(yv).size;
 show.text(ctx.tr({ en: `scale ${s.toPrecision(6)}, zero point ${z}; ${changed} of ${xv.length} values changed; ${levels} distinct outputs; largest change ${worst.toPrecision(4)} = ${(worst / s).toFixed(4)} steps`,
   'zh-TW': `scale ${s.toPrecision(6)}，zero point ${z}；${xv.length} 個值中有 ${changed} 個被改變；輸出只有 ${levels} 種不同的值；最大改變量 ${worst.toPrecision(4)} = ${(worst / s).toFixed(4)} 格` }));
-show.view('histogram', { values: err, bins: 41, lo: -s, hi: s, title: ctx.tr({ en: 'y − x (the rounding error)', 'zh-TW': 'y − x（捨入誤差）' }),
+show.view('histogram', { values: err, bins: 40, lo: -s, hi: s, title: ctx.tr({ en: 'y − x (the rounding error)', 'zh-TW': 'y − x（捨入誤差）' }),
   range: { min: -s / 2, max: s / 2, label: '±s/2' } });
 
 check(changed > 0.9 * xv.length, { en: 'fake quant changes (almost) every value: forward is not the identity', 'zh-TW': 'fake quant 幾乎改變了每個值：forward 不是恆等函數' });
