@@ -159,13 +159,14 @@ void annotate_conv(GraphModule& gm, const std::optional<QuantizationConfig>& con
 }
 
 // QAT: conv(x, w, b) -> batch_norm (training flag ignored, as the pattern matcher ignores literals)
-// [-> relu]; the pattern's inner nodes may have no other users.
+// [-> relu]; the pattern's inner nodes may have no other users. The pattern's bias placeholder also
+// matches a None bias (torch's matcher lets a placeholder match a literal).
 void annotate_conv_bn(GraphModule& gm, const std::optional<QuantizationConfig>& config, const NodeFilter& filter,
                       bool has_relu, bool transpose) {
   for (Node* conv : gm.graph.nodes()) {
     const bool kind = transpose ? is_call(conv, {"aten.conv_transpose1d.default", "aten.conv_transpose2d.input"})
                                 : is_call(conv, {"aten.conv1d.default", "aten.conv2d.default"});
-    if (!kind || !arg_node(conv, 2) || conv->users().size() != 1) continue;
+    if (!kind || conv->users().size() != 1) continue;
     Node* bn = conv->users()[0];
     if (!is_call(bn, {"aten.batch_norm.default"}) || arg_node(bn, 0) != conv) continue;
     Node* output = bn;
