@@ -162,38 +162,102 @@ struct Binner {
   }
 };
 
-// Counts into four interleaved count arrays (so equal neighbours don't serialize on one counter),
-// then sums them. `all_inside`: every element is known to lie in [lo, hi] (no check needed).
-std::vector<float> count_bins(std::span<const float> x, const Binner& b, bool all_inside) {
-  const size_t nb = static_cast<size_t>(b.bins);
-  std::vector<uint32_t> counts(4 * nb, 0);
-  uint32_t* c = counts.data();
-  size_t i = 0;
-  if (all_inside) {
 #ifdef __wasm_simd128__
-    const v128_t vlo = wasm_f32x4_splat(b.lo), vbins = wasm_f32x4_splat(b.fbins), vw = wasm_f32x4_splat(b.width);
-    const v128_t vtop = wasm_i32x4_splat(static_cast<int32_t>(b.bins - 1)), vzero = wasm_i32x4_splat(0);
-    for (; i + 4 <= x.size(); i += 4) {
-      const v128_t q = wasm_f32x4_div(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x.data() + i), vlo), vbins), vw);
-      const v128_t p = wasm_i32x4_max(wasm_i32x4_min(wasm_i32x4_trunc_sat_f32x4(q), vtop), vzero);
-      ++c[wasm_i32x4_extract_lane(p, 0)];
-      ++c[nb + wasm_i32x4_extract_lane(p, 1)];
-      ++c[2 * nb + wasm_i32x4_extract_lane(p, 2)];
-      ++c[3 * nb + wasm_i32x4_extract_lane(p, 3)];
+// Four bins at once. The quotient is first taken with the reciprocal: r = a · f32(1/width) is within
+// bins·2^-22 of torch's correctly rounded a / width, so when r is at least tol = bins·2^-21 away
+// from an integer both truncate alike; the rare vector with a lane closer than that is divided.
+struct SimdBinner {
+  v128_t lo, fbins, width, inv_width, tol, one_minus_tol, top, zero;
+  bool reciprocal;
+  explicit SimdBinner(const Binner& b)
+      : lo(wasm_f32x4_splat(b.lo)), fbins(wasm_f32x4_splat(b.fbins)), width(wasm_f32x4_splat(b.width)),
+        inv_width(wasm_f32x4_splat(1.0f / b.width)), tol(wasm_f32x4_splat(b.fbins * 0x1p-21f)),
+        one_minus_tol(wasm_f32x4_splat(1.0f - b.fbins * 0x1p-21f)),
+        top(wasm_i32x4_splat(static_cast<int32_t>(b.bins - 1))), zero(wasm_i32x4_splat(0)),
+        reciprocal(b.bins <= (int64_t{1} << 16) && std::isfinite(1.0f / b.width)) {}
+  v128_t bins_of(v128_t e) const {
+    const v128_t a = wasm_f32x4_mul(wasm_f32x4_sub(e, lo), fbins);
+    v128_t k;
+    if (reciprocal) {
+      const v128_t r = wasm_f32x4_mul(a, inv_width);
+      k = wasm_i32x4_trunc_sat_f32x4(r);
+      const v128_t frac = wasm_f32x4_sub(r, wasm_f32x4_convert_i32x4(k));
+      if (wasm_v128_any_true(wasm_v128_or(wasm_f32x4_lt(frac, tol), wasm_f32x4_gt(frac, one_minus_tol))))
+        k = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_div(a, width));
+    } else {
+      k = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_div(a, width));
     }
-#endif
-    for (; i < x.size(); ++i) ++c[(i & 3) * nb + b.bin(x[i])];
-  } else {
-    for (; i < x.size(); ++i) {
-      const float e = x[i];
-      if (e >= b.lo && e <= b.hi) ++c[(i & 3) * nb + b.bin(e)];
-    }
+    return wasm_i32x4_max(wasm_i32x4_min(k, top), zero);
   }
-  std::vector<float> hist(nb);
-  for (size_t j = 0; j < nb; ++j)
-    hist[j] = static_cast<float>(static_cast<uint64_t>(c[j]) + c[nb + j] + c[2 * nb + j] + c[3 * nb + j]);
-  return hist;
+};
+#endif
+
+// Four interleaved count arrays (so equal neighbours don't serialize on one counter), summed into
+// torch's float32 histogram at the end.
+struct Counts {
+  size_t nb;
+  std::vector<uint32_t> c;
+  explicit Counts(int64_t bins) : nb(static_cast<size_t>(bins)), c(4 * nb, 0) {}
+  std::vector<float> histogram() const {
+    std::vector<float> h(nb);
+    for (size_t j = 0; j < nb; ++j)
+      h[j] = static_cast<float>(static_cast<uint64_t>(c[j]) + c[nb + j] + c[2 * nb + j] + c[3 * nb + j]);
+    return h;
+  }
+};
+
+// Counts every element as if it lay inside [b.lo, b.hi], and scans x (min, max, NaN) in the same
+// pass, so the caller can check that assumption afterwards.
+std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan& s) {
+  Counts counts(b.bins);
+  uint32_t* c = counts.c.data();
+  const size_t nb = counts.nb;
+  s = Scan{};
+  size_t i = 0;
+#ifdef __wasm_simd128__
+  const SimdBinner sb(b);
+  v128_t vmin = wasm_f32x4_splat(kInf), vmax = wasm_f32x4_splat(-kInf), vnan = wasm_i32x4_splat(0);
+  for (; i + 4 <= x.size(); i += 4) {
+    const v128_t v = wasm_v128_load(x.data() + i);
+    vmin = wasm_f32x4_pmin(vmin, v);
+    vmax = wasm_f32x4_pmax(vmax, v);
+    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
+    const v128_t p = sb.bins_of(v);
+    ++c[wasm_i32x4_extract_lane(p, 0)];
+    ++c[nb + wasm_i32x4_extract_lane(p, 1)];
+    ++c[2 * nb + wasm_i32x4_extract_lane(p, 2)];
+    ++c[3 * nb + wasm_i32x4_extract_lane(p, 3)];
+  }
+  float lanes_min[4], lanes_max[4];
+  wasm_v128_store(lanes_min, vmin);
+  wasm_v128_store(lanes_max, vmax);
+  for (int k = 0; k < 4; ++k) {
+    s.min = std::min(s.min, lanes_min[k]);
+    s.max = std::max(s.max, lanes_max[k]);
+  }
+  s.nan = wasm_v128_any_true(vnan);
+#endif
+  for (; i < x.size(); ++i) {
+    const float v = x[i];
+    s.min = v < s.min ? v : s.min;
+    s.max = v > s.max ? v : s.max;
+    s.nan |= v != v;
+    ++c[(i & 3) * nb + b.bin(v)];
+  }
+  return counts.histogram();
 }
+
+// torch's loop: elements outside [lo, hi] (and NaN) are skipped.
+std::vector<float> count_checked(std::span<const float> x, const Binner& b) {
+  Counts counts(b.bins);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float e = x[i];
+    if (e >= b.lo && e <= b.hi) ++counts.c[(i & 3) * counts.nb + b.bin(e)];
+  }
+  return counts.histogram();
+}
+
+bool inside(const Scan& s, const Binner& b) { return !s.nan && s.min >= b.lo && s.max <= b.hi; }
 
 // histc's edges: the range rule of torch.histc, then linspace's first and last value.
 Binner histc_binner(std::span<const float> x, int64_t bins, double min, double max) {
@@ -216,10 +280,12 @@ Binner histc_binner(std::span<const float> x, int64_t bins, double min, double m
   return Binner{lo, hi, static_cast<float>(bins), hi - lo, bins};
 }
 
+// histc of data whose min / max / NaN scan is known.
 std::vector<float> histc_known_range(std::span<const float> x, int64_t bins, double min, double max,
                                      const Scan& data) {
   const Binner b = histc_binner(x, bins, min, max);
-  return count_bins(x, b, !data.nan && data.min >= b.lo && data.max <= b.hi);
+  Scan again;
+  return inside(data, b) ? count_inside(x, b, again) : count_checked(x, b);
 }
 
 std::vector<float> add(const std::vector<float>& a, const std::vector<float>& b) {
@@ -311,7 +377,7 @@ float sum_f32(std::span<const float> x) {
 }
 
 std::vector<float> histc(std::span<const float> x, int64_t bins, double min, double max) {
-  return count_bins(x, histc_binner(x, bins, min, max), false);
+  return count_checked(x, histc_binner(x, bins, min, max));
 }
 
 // ---- HistogramObserver -----------------------------------------------------------------------------
@@ -334,7 +400,24 @@ Tensor HistogramObserver::forward(const Tensor& x) {
     throw TypeError(std::string("HistogramObserver.forward: x must be float32, got ") + dtype_name(x.dtype()));
   if (x.numel() == 0) return x;
   std::span<const float> data = x.span<float>();
-  Scan s = scan(data);
+  const int64_t nbins = bins();
+  float* hist = histogram_.data<float>();
+  float& min_val = min_val_.data<float>()[0];
+  float& max_val = max_val_.data<float>()[0];
+  Scan s;
+  if (is_initialized() && min_val < max_val) {
+    // Calibration's steady state: a batch inside the running range leaves it unchanged, and its
+    // update is histc over that range. Count with it while scanning; if the scan shows the batch
+    // reaches outside, the counts are dropped and the general path below runs on the scan.
+    const Binner running = histc_binner(data, nbins, min_val, max_val);
+    const std::vector<float> update = count_inside(data, running, s);
+    if (inside(s, running) && s.min >= min_val && s.max <= max_val) {
+      for (int64_t i = 0; i < nbins; ++i) hist[i] += update[i];
+      return x;
+    }
+  } else {
+    s = scan(data);
+  }
   if (s.nan)
     throw RuntimeError("HistogramObserver.forward: x contains NaN (torch.histc: range of [nan, nan] is not finite)");
   std::vector<float> finite;  // torchao drops ±inf elements (with a warning) and goes on with the rest
@@ -345,10 +428,6 @@ Tensor HistogramObserver::forward(const Tensor& x) {
     data = finite;
     s = scan(data);
   }
-  const int64_t nbins = bins();
-  float* hist = histogram_.data<float>();
-  float& min_val = min_val_.data<float>()[0];
-  float& max_val = max_val_.data<float>()[0];
   if (!is_initialized()) {
     std::vector<float> h = histc_known_range(data, nbins, s.min, s.max, s);
     std::copy(h.begin(), h.end(), hist);

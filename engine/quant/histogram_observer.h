@@ -17,7 +17,8 @@
 // of torchao's _compute_quantization_error, summed in torch's order, so the search takes the same
 // path and returns the same bits.
 //
-// Speed: forward is one SIMD min/max pass and one histogram pass. The search keeps its two quantile
+// Speed: forward is one SIMD min/max pass and one histogram pass (one fused pass when the batch lies
+// inside the running range, the usual case while calibrating). The search keeps its two quantile
 // cursors between steps (each moves one way), so the ~10^5 steps cost O(1) each instead of a scan.
 //
 // Errors: per-channel qschemes and is_dynamic raise NotImplementedError (as torchao); a non-float32
