@@ -39,6 +39,12 @@ show.table([ctx.tr({ en: 'data', 'zh-TW': '資料' }), 'observer', 'scale', 'zp'
   ctx.tr({ en: 'worst error (steps)', 'zh-TW': '最大誤差（格）' }), 'SQNR (dB)'], rows);
 
 const R = (d, o) => result[`${d} / ${o}`];
+show.view('bar', {
+  title: ctx.tr({ en: 'SQNR of the round trip, per data set and observer (higher is better)', 'zh-TW': '各資料 × observer 的還原 SQNR（越高越好）' }),
+  labels: Object.keys(data),
+  series: Object.keys(observers).map((o) => ({ name: o, values: Object.keys(data).map((d) => R(d, o).db) })),
+  y_label: 'SQNR (dB)',
+});
 const reluGap = R('relu(gaussian)', 'MinMax affine').db - R('relu(gaussian)', 'MinMax symmetric').db;
 show.text(ctx.tr({ en: `relu(gaussian): affine beats symmetric by ${reluGap.toFixed(2)} dB`,
   'zh-TW': `relu(gaussian)：affine 比 symmetric 高 ${reluGap.toFixed(2)} dB` }));

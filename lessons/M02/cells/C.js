@@ -56,6 +56,8 @@ const dbSym = pt.sqnr(ref, qdqT(ref, symOut)), dbAff = pt.sqnr(ref, qdqT(ref, af
 rows.push([ctx.tr({ en: 'output only, MinMax symmetric on this batch', 'zh-TW': '只量化輸出，用這批資料的 MinMax symmetric' }), dbSym.toFixed(2)]);
 rows.push([ctx.tr({ en: 'output only, MinMax affine on this batch', 'zh-TW': '只量化輸出，用這批資料的 MinMax affine' }), dbAff.toFixed(2)]);
 show.table([ctx.tr({ en: 'quantized', 'zh-TW': '量化了什麼' }), 'SQNR (dB)'], rows);
+show.view('bar', { title: ctx.tr({ en: 'SQNR against the float graph (higher is better)', 'zh-TW': '與浮點圖相比的 SQNR（越高越好）' }),
+  labels: ['x', 'weight', 'output', ctx.tr({ en: 'all three', 'zh-TW': '三者' }), 'output sym', 'output aff'], series: [{ name: 'SQNR', values: rows.map((r) => Number(r[1])) }], y_label: 'dB' });
 show.text(ctx.tr({ en: `hand-written conv vs the graph: largest difference ${maxDiff.toExponential(2)}`, 'zh-TW': `手寫 conv 與圖的結果：最大差異 ${maxDiff.toExponential(2)}` }));
 
 check(maxDiff < 1e-4, { en: 'the hand-written conv + relu reproduces the float graph (float rounding only)', 'zh-TW': '手寫的 conv + relu 重現了浮點圖的結果（只差浮點捨入）' });
