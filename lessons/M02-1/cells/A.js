@@ -51,7 +51,25 @@ show.table(
    ['symmetric', qs.scale[0].toFixed(6), qs.zero_point[0], ctx.tr({ en: 'formula (1): ', 'zh-TW': '公式 (1)：' }) + sSymHand.toFixed(6)]]);
 show.text(ctx.tr({ en: `observed range: [${mn.toFixed(4)}, ${mx.toFixed(4)}]`, 'zh-TW': `觀察到的範圍：[${mn.toFixed(4)}, ${mx.toFixed(4)}]` }));
 
+// The helper divides by the scale (x / s), as the notebook's qdq does; the quantize_per_tensor op multiplies by
+// float32(1 / s). The two can round differently where x / s sits right on a rounding boundary.
+const xv = x.data();
+const recip = [], divRows = [];
+for (const [name, q] of [['affine', qa], ['symmetric', qs]]) {
+  const s = q.scale[0], z = q.zero_point[0];
+  const byDiv = qdq(xv, s, z).values;
+  const byOp = pt.dequantize_per_tensor(pt.quantize_per_tensor(x, s, z, QMIN, QMAX, 'int8'), s, z, QMIN, QMAX, 'int8').data();
+  const steps = [];
+  for (let i = 0; i < xv.length; i++) if (byDiv[i] !== byOp[i]) steps.push(Math.abs(byDiv[i] - byOp[i]) / s);
+  recip.push(steps);
+  divRows.push([name, `${steps.length} / ${xv.length}`, steps.length ? Math.max(...steps).toFixed(4) : '—']);
+}
+show.table([ctx.tr({ en: 'scheme', 'zh-TW': '方案' }), ctx.tr({ en: 'x / s vs x · (1/s): elements that differ', 'zh-TW': 'x / s 與 x · (1/s)：結果不同的元素' }),
+  ctx.tr({ en: 'largest difference (steps)', 'zh-TW': '最大差異（格）' })], divRows);
+
 check(qs.zero_point[0] === 0, { en: 'symmetric: the zero point is 0', 'zh-TW': 'symmetric：zero point 是 0' });
 check(Math.abs(qs.scale[0] - sSymHand) <= 1e-8 + 1e-5 * Math.abs(sSymHand),
   { en: 'formula (1) by hand gives the observer\'s symmetric scale', 'zh-TW': '公式 (1) 手算的結果等於 observer 的 symmetric scale' });
 check(qs.scale[0] > qa.scale[0], { en: 'same data: the symmetric scale is larger (coarser steps) than the affine one', 'zh-TW': '同一份資料：symmetric 的 scale 比 affine 大（格子較粗）' });
+check(recip.every((st) => st.length <= xv.length / 1000 && st.every((d) => Math.abs(d - 1) < 1e-4)),
+  { en: 'dividing vs multiplying by the reciprocal: at most 0.1 % of elements differ, each by exactly one step', 'zh-TW': '除法與乘倒數：最多 0.1 % 的元素不同，而且每個都剛好差一格' });

@@ -22,3 +22,7 @@ by_hand = torch.maximum(-aff.min_val, aff.max_val) / ((QMAX - QMIN) / 2)   # for
 print(scale_aff, zp_aff, scale_sym, zp_sym, by_hand)
 assert zp_sym.item() == 0 and torch.allclose(scale_sym, by_hand)
 assert scale_sym > scale_aff
+
+# torch's quantize kernels multiply by float32(1 / scale) instead of dividing: compare with the helper
+by_op = torch.fake_quantize_per_tensor_affine(x, scale_sym.item(), 0, QMIN, QMAX)
+print((qdq(x, scale_sym.item(), 0) != by_op).sum().item(), "of", x.numel(), "differ")
