@@ -26,6 +26,6 @@ show.text(ctx.tr({ en: `x's observer by hand: scale ${scale[0].toPrecision(6)}, 
 const xNode = gm.nodes.find((n) => n.name === 'x');
 check(xNode.users.length === 2 && xNode.users.includes('add'), { en: 'exported graph: x has two users, a conv and the residual add', 'zh-TW': 'export 後的圖：x 有兩個 user，一個 conv 和殘差的 add' });
 check(obsX && obsX.users.join() === xNode.users.join(), { en: 'prepared graph: ONE observer on x, and it feeds both users', 'zh-TW': 'prepare 後的圖：x 上只有一個 observer，同時餵給兩個 user' });
-const m = row && /scale=([0-9.eE+-]+) zp=(-?\d+)/.exec(row[4]);
-check(m && Number(m[2]) === zero_point[0] && Math.abs(Number(m[1]) / scale[0] - 1) < 1e-3,
+const ms = row && /scale=([0-9.eE+-]+)/.exec(row[4]), mz = row && /zp=(-?\d+)/.exec(row[4]);   // the table prints 4 digits
+check(ms && mz && Number(mz[1]) === zero_point[0] && Math.abs(Number(ms[1]) / scale[0] - 1) < 1e-3,
   { en: 'the hand-built observer gets the same qparams as prepare_pt2e\'s observer on x', 'zh-TW': '手動建立的 observer 與 prepare_pt2e 放在 x 上的 observer 得到相同的 qparams' });
