@@ -13,7 +13,8 @@ class Look extends pt.Quantizer {                        // annotate() only reco
   validate() {}
 }
 pt.prepare_pt2e(state.ex('residual'), new Look());
-const argText = (a) => (a && typeof a === 'object' && 'node' in a ? a.node : JSON.stringify(a));
+const argText = (a) => (Array.isArray(a) && a.some((v) => v?.node) ? `[${a.map(argText).join(', ')}]`
+  : a && typeof a === 'object' && 'node' in a ? a.node : JSON.stringify(a));
 show.table(['name', 'op', 'target', 'args', 'users'],
   seen.map((n) => [n.name, n.op, n.target, n.args.map(argText).join(', '), n.users.join(', ')]));
 const byName = Object.fromEntries(seen.map((n) => [n.name, n]));
