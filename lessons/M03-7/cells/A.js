@@ -13,6 +13,9 @@ for (const name of ['residual', 'mlp']) {
     rows.push([name, q, pt.observer_nodes(p).length, `${act.dtype} [${act.quant_min}, ${act.quant_max}]`, res[`${name}/${q}`].outs.join(', ') || '—']);
   }
 }
+show.view('bar', { title: ctx.tr({ en: 'observers per model and quantizer', 'zh-TW': '各模型、各 Quantizer 的 observer 數' }),
+  labels: ['residual', 'mlp'], series: ['XNNPACK', 'X86Inductor'].map((q) => ({ name: q, values: ['residual', 'mlp'].map((m) => res[`${m}/${q}`].n) })),
+  y_label: ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }) });
 show.table([ctx.tr({ en: 'model', 'zh-TW': '模型' }), 'quantizer', ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'activation grid', 'zh-TW': 'activation 格子' }), ctx.tr({ en: 'nodes with an output label', 'zh-TW': '有輸出標籤的 node' })], rows);
 check(['mlp', 'residual'].every((m) => res[`${m}/X86Inductor`].outs.length < res[`${m}/XNNPACK`].outs.length && res[`${m}/X86Inductor`].n < res[`${m}/XNNPACK`].n),
   { en: 'X86 labels inputs where XNNPACK labels outputs: fewer output labels and fewer observers on both models', 'zh-TW': 'XNNPACK 標輸出的地方，X86 改標輸入：兩個模型上的輸出標籤與 observer 都比較少' });

@@ -23,6 +23,9 @@ for (const name of ['conv_relu', 'residual', 'tiny']) {
   check(observers === relus, { en: `${name}: observers (${observers}) = relu nodes (${relus})`, 'zh-TW': `${name}：observer 數（${observers}）= relu 數（${relus}）` });
 }
 show.table([ctx.tr({ en: 'model', 'zh-TW': '模型' }), 'relu', 'observer'], rows);
+show.view('bar', { title: ctx.tr({ en: 'relu nodes and observers per model', 'zh-TW': '各模型的 relu 數與 observer 數' }),
+  labels: rows.map((r) => r[0]), series: [{ name: 'relu', values: rows.map((r) => r[1]) }, { name: 'observer', values: rows.map((r) => r[2]) }],
+  y_label: ctx.tr({ en: 'count', 'zh-TW': '個數' }) });
 check(new Set(Object.values(counts).map((c) => c.relus)).size === 3,
   { en: 'the three models have different numbers of relu, and the one quantizer follows each', 'zh-TW': '三個模型的 relu 數各不相同，同一個 Quantizer 都跟得上' });
 state.ReluOutputQuantizer = ReluOutputQuantizer;
