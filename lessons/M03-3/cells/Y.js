@@ -65,4 +65,11 @@ class KeepFirstConv extends pt.Quantizer {
   validate() {}
 }
 grade(tr({ en: 'residual, first conv claimed', 'zh-TW': 'residual，第一個 conv 已被認領' }), gm, new pt.ComposableQuantizer([new KeepFirstConv(), new Q()]), new Set([first.name, ...first.users]));
+// Rule 3, the other half: every node your quantizer labels is marked _annotated.
+const own = state.ex('tiny');
+pt.fold_bn(own);
+new Q().annotate(own);
+const unmarked = own.nodes.filter((n) => { const a = own.annotation(n); return a && (a.output_qspec || a.input_qspec_map.some(([, sp]) => sp)) && !a._annotated; }).map((n) => n.name);
+check(unmarked.length === 0, unmarked.length === 0 ? tr({ en: 'every node your quantizer labels is marked _annotated', 'zh-TW': '你的 Quantizer 標過的每個 node 都設了 _annotated' })
+  : tr({ en: `labelled but not marked _annotated: ${unmarked.join(', ')} — a later quantizer could overwrite them (rule 3)`, 'zh-TW': `有標籤卻沒設 _annotated：${unmarked.join('、')}——後面的 Quantizer 可能蓋掉它們（規則 3）` }));
 show.table([tr({ en: 'case', 'zh-TW': '情況' }), tr({ en: 'edges the rules quantize', 'zh-TW': '規則要量化的邊' }), tr({ en: 'edges with an observer', 'zh-TW': '有 observer 的邊' }), ''], rows);
