@@ -25,5 +25,5 @@ const has = (t, from) => t.some((r) => r[2] === from);
 const [g, f1, f2] = Object.values(res);
 check(has(f1, state.weightOf.fc1) && !has(f1, state.weightOf.fc2) && has(f2, state.weightOf.fc2) && !has(f2, state.weightOf.fc1),
   { en: 'each setting quantizes the weight of its own layer only', 'zh-TW': '每個設定只量化自己那一層的 weight' });
-check(!has(g, state.linearBeforeRelu) && has(f1, state.linearBeforeRelu),
-  { en: 'global: fc1 + relu fused (no observer between); fc1 alone: an observer appears between fc1 and relu', 'zh-TW': '全域：fc1 + relu 融合（中間沒有 observer）；只設 fc1：fc1 與 relu 之間多出一個 observer' });
+check(!has(g, state.linearBeforeRelu) && has(f1, state.linearBeforeRelu) && !relu.meta.nn_module_stack.some((m) => m.fqn === 'fc1'),
+  { en: 'global: fc1 + relu fused (no observer between); fc1 alone: an observer appears between fc1 and relu, whose module stack has no fc1', 'zh-TW': '全域：fc1 + relu 融合（中間沒有 observer）；只設 fc1：fc1 與 relu 之間多出一個 observer，而 relu 的 module stack 裡沒有 fc1' });
