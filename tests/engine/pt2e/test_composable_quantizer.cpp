@@ -49,7 +49,7 @@ std::shared_ptr<JsQuantizer> relu_overwriter(bool remove) {
 
 }  // namespace
 
-TEST_CASE("ComposableQuantizer: X86 on module fc2, ExecuTorch XNNPACK on the rest", "[composable]") {
+TEST_CASE("ComposableQuantizer with X86 on module fc2 and ExecuTorch XNNPACK on the rest", "[composable]") {
   auto x86 = std::make_shared<X86InductorQuantizer>();
   x86->set_module_name_qconfig("fc2", get_default_x86_inductor_quantization_config());
   auto xnn = std::make_shared<executorch::XNNPACKQuantizer>();

@@ -203,7 +203,7 @@ TEST_CASE("ExecuTorch QAT config matches conv -> batch_norm -> relu before foldi
   CHECK(unannotated_names(unfolded).count("batch_norm") == 1);
 }
 
-TEST_CASE("ExecuTorch priorities: module_name, module_type, operator_type, global", "[executorch]") {
+TEST_CASE("ExecuTorch priorities module_name then module_type then operator_type then global", "[executorch]") {
   auto cfg_with_act_min = [](int64_t qmin) { return get_symmetric_quantization_config({.act_qmin = qmin}); };
   const QuantizationConfig by_name = cfg_with_act_min(-120), by_type = cfg_with_act_min(-110),
                            global = cfg_with_act_min(-128);
@@ -230,7 +230,7 @@ TEST_CASE("ExecuTorch priorities: module_name, module_type, operator_type, globa
   CHECK_THROWS_AS(q.set_module_name("fc2", std::nullopt), ValueError);
 }
 
-TEST_CASE("ExecuTorch set_filter_function is AND-ed with every stage; cat ignores filters", "[executorch]") {
+TEST_CASE("ExecuTorch set_filter_function is AND-ed with every stage but cat ignores filters", "[executorch]") {
   auto q = et_global(per_channel());
   q.set_filter_function([](const Node* n) { return n->name != "conv2d_1"; });
   GraphModule gm = annotated("cat_pool", q);
