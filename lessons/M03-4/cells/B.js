@@ -24,7 +24,7 @@ for (const [label, spec] of Object.entries(edgeSpecs)) {
   p.forward(pt.randn([2, 8, 16, 16]));
   const t = pt.observer_placement_table(p).rows;
   path[label] = t;
-  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join('\n')]);
+  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
 }
 show.table([ctx.tr({ en: 'edge spec on relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 邊上的規格' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'path relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 的路徑' })], rows);
 const [same, other] = Object.values(path);

@@ -12,7 +12,7 @@ for (const [label, Q] of [['torchao XNNPACKQuantizer', pt.XNNPACKQuantizer], ['e
   for (const b of batches) p.forward(b);
   const { into, out } = state.around(p);
   res[label] = { into, out, labelled: p.annotation('cat') !== null };
-  rows.push([label, into.map((r) => `${r[2]}: ${r[4]}`).join('\n'), out.map((r) => r[4]).join('') || ctx.tr({ en: '(none: fp32)', 'zh-TW': '（沒有：fp32）' })]);
+  rows.push([label, into.map((r) => `${r[2]}: ${r[4]}`).join(' ; '), out.map((r) => r[4]).join('') || ctx.tr({ en: '(none: fp32)', 'zh-TW': '（沒有：fp32）' })]);
 }
 show.table(['quantizer', ctx.tr({ en: 'into cat', 'zh-TW': '進入 cat' }), ctx.tr({ en: 'cat output', 'zh-TW': 'cat 輸出' })], rows);
 const ao = res['torchao XNNPACKQuantizer'], et = res['executorch XNNPACKQuantizer'];
