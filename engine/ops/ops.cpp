@@ -143,7 +143,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // window hits padding. Each output then accumulates bias, then k in order, in double (products
   // of two floats are exact in double); the inner loop runs over all positions and vectorises.
   const int64_t K = Cg * KH * KW, P = OH * OW;
-  std::vector<double> cols(static_cast<size_t>(K * P)), acc(static_cast<size_t>(P));
+  std::vector<double> cols(static_cast<size_t>(K * P));
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       for (int64_t c = 0; c < Cg; ++c) {
@@ -161,15 +161,24 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
           }
       }
       for (int64_t o = g * Og; o < (g + 1) * Og; ++o) {
-        std::fill(acc.begin(), acc.end(), b ? static_cast<double>(b[o]) : 0.0);
+        const double b0 = b ? static_cast<double>(b[o]) : 0.0;
         const float* wo = w + o * K;
-        for (int64_t k = 0; k < K; ++k) {
-          const double wv = wo[k];
-          const double* col = cols.data() + k * P;
-          for (int64_t p = 0; p < P; ++p) acc[p] += wv * col[p];
-        }
         float* oplane = out + (n * O + o) * P;
-        for (int64_t p = 0; p < P; ++p) oplane[p] = static_cast<float>(acc[p]);
+        int64_t p0 = 0;
+        for (; p0 + 8 <= P; p0 += 8) {  // 8 accumulators stay in registers across k
+          double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
+          for (int64_t k = 0; k < K; ++k) {
+            const double wv = wo[k];
+            const double* col = cols.data() + k * P + p0;
+            for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
+          }
+          for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
+        }
+        for (int64_t p = p0; p < P; ++p) {
+          double a = b0;
+          for (int64_t k = 0; k < K; ++k) a += static_cast<double>(wo[k]) * cols[k * P + p];
+          oplane[p] = static_cast<float>(a);
+        }
       }
     }
   return y;
