@@ -197,8 +197,12 @@ TEST_CASE("HistogramObserver quant_error equals torchao's _compute_quantization_
   pt::HistogramObserver obs(int8_affine());
   obs.forward(pt::randn({20000}, gen));
   Reader r{read_golden("quant_error.bin")};
-  const std::pair<int64_t, int64_t> pairs[] = {{0, 2047}, {10, 2000}, {100, 1900}, {1000, 1000},
-                                               {500, 1500}, {3, 7},    {2040, 2047}};
+  std::vector<std::pair<int64_t, int64_t>> pairs = {{0, 2047}, {10, 2000}, {100, 1900}, {1000, 1000},
+                                                    {500, 1500}, {3, 7},    {2040, 2047}};
+  for (int64_t k = 0; k < 40; ++k) {  // gen_histogram.py's QUANT_ERROR_PAIRS tail
+    const int64_t start = (k * 53) % 1500;
+    pairs.push_back({start, start + (k * 97) % (2047 - start)});
+  }
   for (auto [start, end] : pairs) {
     INFO(start << ".." << end);
     const double want = r.next<double>();
