@@ -264,8 +264,10 @@ void Graph::lint() const {
   size_t outputs = 0;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node* n = nodes_[i].get();
-    if (n->op == OpKind::output && ++outputs && i + 1 != nodes_.size())
-      throw RuntimeError("lint: output node " + n->name + " is not the last node");
+    if (n->op == OpKind::output) {
+      ++outputs;
+      if (i + 1 != nodes_.size()) throw RuntimeError("lint: output node " + n->name + " is not the last node");
+    }
     // Pointers are checked for membership before they are dereferenced.
     std::vector<Node*> inputs;
     for_each_node_arg(n->args_, [&](Node* in) { inputs.push_back(in); });

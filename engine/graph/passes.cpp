@@ -9,8 +9,8 @@ namespace {
 constexpr const char* kBatchNorm = "aten.batch_norm.default";
 constexpr const char* kBatchNormLegit = "aten._native_batch_norm_legit_no_training.default";
 
-// The tensor behind argument i of `node` if it is a get_attr node; nullopt for None; throws if the
-// argument is neither (the pass only folds constant parameters).
+// Argument i of `node` if it is a get_attr node, else nullptr (None, missing, or computed: the pass
+// only folds constant parameters).
 const Node* attr_arg(const Node* node, size_t i) {
   if (i >= node->args().size() || node->args()[i].is_none()) return nullptr;
   const Node* a = node->args()[i].node();
