@@ -10,7 +10,7 @@
 //   q.set_module_name("out", std::nullopt);                     // ValueError: None is not supported (as ET)
 //   q.set_operator_type("aten.linear.default", cfg);            // an OpOverload name, not "aten.linear"
 //   q.set_filter_function([](const pt::Node* n) { return n->name != "conv2d"; });
-//   pt::GraphModule prepared = pt::prepare_pt2e(std::move(gm), q);
+//   pt::GraphModule prepared = pt::prepare_pt2e(gm, q);
 //
 // What it does differently from the torchao copy (and why lessons M08 / M03-7 compare them):
 // - patterns are found by node.target and graph structure, so `cat` (aten.cat.default) is annotated

@@ -6,7 +6,7 @@
 //   q.set_module_name_qconfig("out", std::nullopt);                        // None: leave module "out" fp32
 //   q.set_module_type_qconfig("torch.nn.Linear", cfg);                     // becomes an operator-type config
 //   q.set_function_type_qconfig("torch.cat", cfg);
-//   pt::GraphModule prepared = pt::prepare_pt2e(std::move(gm), q);
+//   pt::GraphModule prepared = pt::prepare_pt2e(gm, q);
 //   for (const std::string& w : q.warnings()) ...                          // what torchao would warn about
 //
 // How it differs from XNNPACK (lesson M09):

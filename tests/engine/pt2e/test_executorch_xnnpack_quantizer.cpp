@@ -269,3 +269,32 @@ TEST_CASE("ExecuTorch transform_for_annotation turns add / mul scalars into obse
   q.annotate(gm);
   CHECK(ann(gm, "add").input_qspec(c0) != nullptr);  // the constant is now an observed input
 }
+
+TEST_CASE("ExecuTorch conv_transpose weights are per output channel on axis 1 and grouped ones are skipped",
+          "[executorch]") {
+  auto build = [](int64_t groups) {
+    GraphModule gm;
+    Node* w = gm.graph.get_attr("up.weight");
+    w->meta.val = TensorMeta{{8, 4 / groups, 2, 2}};  // [C_in, C_out / groups, kh, kw]
+    Node* x = gm.graph.placeholder("x");
+    x->meta.val = TensorMeta{{1, 8, 4, 4}};
+    Node* up = gm.graph.call_function("aten.conv_transpose2d.input", {x, w});
+    up->meta.val = TensorMeta{{1, 4, 8, 8}};
+    Node* relu = gm.graph.call_function("aten.relu.default", {up});
+    relu->meta.val = TensorMeta{{1, 4, 8, 8}};
+    gm.graph.output({relu});
+    return gm;
+  };
+  const QuantizationConfig cfg = per_channel();
+  auto q = et_global(cfg);
+  GraphModule gm = build(1);
+  q.annotate(gm);
+  const OptionalQSpec& w = input_spec(gm, "conv_transpose2d", "up_weight");
+  REQUIRE(w);
+  CHECK(std::get<QuantizationSpec>(*w).ch_axis == 1);
+  CHECK(std::get<QuantizationSpec>(*w).qscheme == QScheme::per_channel_symmetric);
+  CHECK(is_spec(ann(gm, "relu").output_qspec, cfg.output_activation));  // conv_transpose_relu
+  GraphModule grouped = build(2);
+  q.annotate(grouped);
+  CHECK(get_annotation(grouped.graph.find("conv_transpose2d")) == nullptr);
+}

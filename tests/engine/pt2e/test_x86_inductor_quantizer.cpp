@@ -257,3 +257,26 @@ TEST_CASE("X86 annotations survive GraphModule::clone with their flag", "[x86]")
   CHECK(input_names(copy, "conv2d") == std::vector<std::string>{"x", "conv_weight", "conv_bias"});
   CHECK(ann(copy, "conv2d").input_qspec_map[0].first == copy.graph.find("x"));
 }
+
+TEST_CASE("X86 QAT config annotates conv + bn + add + relu and conv + bn + relu before folding", "[x86]") {
+  const QuantizationConfig qat = get_default_x86_inductor_quantization_config(true);
+  auto q = x86_global(qat);
+  GraphModule gm = exported("residual");  // prepare_qat_pt2e keeps the batch norms
+  q.annotate(gm);
+  CHECK(input_names(gm, "conv2d") == std::vector<std::string>{"x", "conv1_weight"});  // bias=False, not folded
+  CHECK(ann(gm, "batch_norm")._annotated);
+  CHECK(is_spec(ann(gm, "relu").output_qspec, qat.output_activation));
+  CHECK(flagged(gm, "relu"));
+  CHECK(input_names(gm, "add") == std::vector<std::string>{"x"});
+  CHECK_FALSE(ann(gm, "add").output_qspec);
+  CHECK(is_spec(ann(gm, "relu_1").output_qspec, qat.output_activation));
+  CHECK(flagged(gm, "relu_1"));
+  CHECK(unannotated_names(gm).empty());
+  // A static PTQ config does not run the QAT patterns: on the unfolded graph the convs feed batch norms,
+  // so no conv pattern but the plain conv2d one matches.
+  auto ptq = x86_global();
+  GraphModule unfolded = exported("residual");
+  ptq.annotate(unfolded);
+  CHECK(flagged(unfolded, "conv2d"));
+  CHECK(unannotated_names(unfolded).count("batch_norm") == 1);
+}
