@@ -102,7 +102,7 @@ TEST_CASE("implicit sharing ignores the observer class but not the range", "[pre
   }
 }
 
-TEST_CASE("output observer and a Shared input reuse one instance; chains when specs differ", "[prepare]") {
+TEST_CASE("output observer and a Shared input reuse one instance, chains when specs differ", "[prepare]") {
   LambdaQuantizer q([](GraphModule& gm) {
     Node *relu = find(gm, "relu"), *add = find(gm, "add");
     annotate_output_qspec(relu, act_spec());
@@ -234,7 +234,7 @@ TEST_CASE("XNNPACKQuantizer transform_for_annotation: scalar operands of add / m
   for (int64_t i = 0; i < in.numel(); ++i) CHECK(out.data<float>()[i] == in.data<float>()[i] * 0.5f + 2.0f);
 }
 
-TEST_CASE("convert: DuplicateDQPass skips unannotated users; dtype codes", "[convert]") {
+TEST_CASE("convert: DuplicateDQPass skips unannotated users, dtype codes", "[convert]") {
   LambdaQuantizer q([](GraphModule& gm) { annotate_output_qspec(find(gm, "x"), act_spec()); });
   GraphModule p = prepare_pt2e(two_user_graph(), q);
   manual_seed(3);

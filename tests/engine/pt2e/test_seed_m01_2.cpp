@@ -100,7 +100,7 @@ TEST_CASE("M01-2 observer placement table", "[seed][m01_2]") {
   for (size_t i = 0; i < want.size(); ++i) CHECK(t.rows[i] == want[i]);
 }
 
-TEST_CASE("M01-2 conv2d feeds relu directly; x's quantize feeds two dequantizes", "[seed][m01_2]") {
+TEST_CASE("M01-2 conv2d feeds relu directly, x's quantize feeds two dequantizes", "[seed][m01_2]") {
   const auto& s = residual_stages();
   CHECK(users_of(s.prepared, "conv2d") == std::vector<std::string>{"relu"});
   const Node* x = s.converted.graph.find("x");
