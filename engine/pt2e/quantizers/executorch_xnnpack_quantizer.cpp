@@ -197,9 +197,10 @@ void annotate_conv_transpose_relu(GraphModule& gm, const Config& c, const NodeFi
 
 // conv -> batch_norm [-> relu / relu_] as ET's subgraph matcher finds it (literals ignored; the conv, and
 // the batch norm when a relu follows, used only inside the pattern). QAT graphs keep the batch norm.
+// ET first runs dead-code elimination so that unused batch-norm outputs do not defeat its matcher;
+// matching by structure needs no such pass, so the graph is left untouched.
 void annotate_conv_bn_common(GraphModule& gm, const Config& config, const NodeFilter& filter, bool has_relu,
                              bool transpose) {
-  gm.graph.eliminate_dead_code();  // as ET does before matching
   for (Node* conv : gm.graph.nodes()) {
     const bool is_conv = transpose ? has_target(conv, {"aten.conv_transpose1d.default", "aten.conv_transpose2d.input"})
                                    : has_target(conv, {"aten.conv1d.default", "aten.conv2d.default"});
