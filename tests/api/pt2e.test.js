@@ -44,6 +44,15 @@ test('XNNPACKQuantizer on the residual block: the op changes of seed M01-2', () 
   assert.deepEqual(changed, [['<module:HistogramObserver>', 4], ['<module:PerChannelMinMaxObserver>', 2], ['batch_norm', -2]]);
   assert.deepEqual(prepared.node('conv2d').users, ['relu'], 'conv2d feeds relu directly (conv+relu is one pattern)');
   assert.equal(pt.count_ops(gm).batch_norm, 2, 'prepare_pt2e leaves its input as it was');
+  for (let i = 0; i < 2; i++) prepared.forward(pt.randn([2, 8, 16, 16]));
+  const converted = pt.convert_pt2e(prepared);
+  const delta = Object.fromEntries(pt.diff_ops(prepared, converted).filter((r) => r.delta !== 0).map((r) => [r.op, r.delta]));
+  assert.deepEqual(delta, { '<module:HistogramObserver>': -4, '<module:PerChannelMinMaxObserver>': -2,
+    dequantize_per_channel: 2, dequantize_per_tensor: 5, quantize_per_tensor: 4 });
+  const qx = converted.nodes.find((n) => n.target.startsWith('quantized_decomposed.quantize_per_tensor') && n.args[0].node === 'x');
+  assert.equal(qx.users.length, 2, "x's quantize feeds two dequantizes (DuplicateDQPass)");
+  const x = pt.randn([2, 8, 16, 16]);
+  assert.ok(pt.sqnr(gm.forward(x), converted.forward(x)) > 20, 'the converted graph computes nearly what the float one does');
 });
 
 test('the torchao XNNPACKQuantizer leaves cat and max_pool2d of CatPoolNet unannotated', () => {

@@ -139,5 +139,7 @@ export function installPt2e(pt, M, tools) {
     return q.describe();
   };
   pt.prepare_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_pt2e', gm), quantizerArg('prepare_pt2e', quantizer), false));
+  pt.convert_pt2e = (model, use_reference_representation = false, fold_quantize = true) =>
+    pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model), !!use_reference_representation, !!fold_quantize));
   pt.prepare_qat_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_qat_pt2e', gm), quantizerArg('prepare_qat_pt2e', quantizer), true));
 }

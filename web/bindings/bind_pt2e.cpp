@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "graph_handles.h"
+#include "pt2e/convert.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizer.h"
 #include "pt2e/quantizers/composable_quantizer.h"
@@ -339,6 +340,11 @@ GraphModuleHandle prepare(const GraphModuleHandle& gm, const val& desc, bool is_
     return GraphModuleHandle::own(is_qat ? pt::prepare_qat_pt2e(gm.get(), *q) : pt::prepare_pt2e(gm.get(), *q));
   });
 }
+GraphModuleHandle convert(const GraphModuleHandle& gm, bool use_reference_representation, bool fold_quantize) {
+  return ptjs::guarded(
+      [&] { return GraphModuleHandle::own(pt::convert_pt2e(gm.get(), use_reference_representation, fold_quantize)); });
+}
+
 // quantizer.annotate(gm) alone, in place (the seed's look at annotations before prepare).
 void annotate(const GraphModuleHandle& gm, const val& desc) {
   ptjs::guarded([&] {
@@ -402,6 +408,7 @@ EMSCRIPTEN_BINDINGS(pt_pt2e) {
   function("get_symmetric_quantization_config", &get_symmetric_quantization_config);
   function("get_default_x86_inductor_quantization_config", &get_default_x86_inductor_quantization_config);
   function("prepare", &prepare);
+  function("convert", &convert);
   function("annotate", &annotate);
   function("annotate_input_qspec_map", &annotate_input_qspec_map);
   function("annotate_output_qspec", &annotate_output_qspec);
