@@ -255,6 +255,106 @@ try {
     return `line point ${got.line}, bar group ${got.bar}`;
   });
 
+  await test('graph view: residual block at export | prepare (| convert), layered without overlaps, edges downward', async () => {
+    const r = await page.evaluate(() => {
+      const { pt } = window.pt2e;
+      const stages = pt.scope(() => {
+        pt.manual_seed(0);
+        const m = pt.get_model('residual');
+        const gm = pt.export(m, [pt.randn([2, ...m.input_shape])]);
+        const q = new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config({ is_per_channel: true }));
+        const prepared = pt.prepare_pt2e(gm, q);
+        prepared.forward(pt.randn([2, ...m.input_shape]));
+        const graphs = [['export', gm], ['prepare', prepared]];
+        try { graphs.push(['convert', pt.convert_pt2e(prepared)]); } catch { /* convert not in this build yet: two stages */ }
+        return graphs.map(([title, g]) => ({ title, ...g.graph_view() }));
+      });
+      const c = document.createElement('canvas');
+      c.className = 'view';
+      c.id = 'e2e-graph';
+      c.style.height = '520px';
+      document.querySelector('#main').prepend(c);
+      window.e2eStages = stages;
+      window.e2eGraph = window.pt2e.views.mount(c, { view: 'graph', stages });
+      return stages.map((s) => ({ nodes: s.nodes.length, observers: s.nodes.filter((n) => n.is_observer).length, edges: s.edges.length }));
+    });
+    await page.waitForFunction(() => window.e2eGraph.framesDrawn() > 0);
+    await page.waitForTimeout(100);
+    const png = await page.locator('#e2e-graph').screenshot({ path: path.join(outDir, 'graph.png') });
+    const st = await pixelStats(page, png);
+    assert(st.colours >= 8 && st.topShare < 0.97, `${st.colours} colours, top ${st.topShare}`);
+    assert(r[1].observers > 0 && r[0].observers === 0, `observers per stage: ${r.map((x) => x.observers)}`);
+    const bad = await page.evaluate(() => {
+      const state = window.e2eGraph.graphState();
+      const out = [];
+      state.stages.forEach((s, k) => {
+        const nodes = window.e2eStages[k].nodes;
+        const byName = new Map(s.boxes.map((b) => [nodes[b.index].name, b]));
+        for (let i = 0; i < s.boxes.length; i++) {
+          for (let j = i + 1; j < s.boxes.length; j++) {
+            const a = s.boxes[i], b = s.boxes[j];
+            if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) out.push(`stage ${k}: ${nodes[a.index].name} overlaps ${nodes[b.index].name}`);
+          }
+        }
+        for (const e of window.e2eStages[k].edges) {
+          if (!(byName.get(e.from).y + byName.get(e.from).h <= byName.get(e.to).y)) out.push(`stage ${k}: edge ${e.from} -> ${e.to} does not go down`);
+        }
+        if (s.boxes.length !== nodes.length) out.push(`stage ${k}: ${s.boxes.length} boxes for ${nodes.length} nodes`);
+      });
+      return { out, crossings: state.stages.map((s) => s.crossings) };
+    });
+    assert(!bad.out.length, bad.out.slice(0, 3).join(' | '));
+    assert(bad.crossings.every((c) => c <= 2), `crossings per stage ${bad.crossings}`);
+    return `nodes ${r.map((x) => x.nodes).join(' | ')}, observers in prepare ${r[1].observers}, crossings ${bad.crossings}`;
+  });
+
+  await test('graph view: hover names a node, a click selects it in every stage, focus keeps k hops', async () => {
+    assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (the previous test failed)');
+    const canvas = page.locator('#e2e-graph');
+    const cb = await canvas.boundingBox();
+    const target = await page.evaluate(() => {
+      const s = window.e2eGraph.graphState();
+      const nodes = window.e2eStages[0].nodes;
+      const b = s.stages[0].boxes.find((x) => nodes[x.index].op === 'call_function' && nodes[x.index].target.includes('relu'));
+      return { name: nodes[b.index].name, x: s.screen_x + (b.x + b.w / 2) * s.zoom, y: s.screen_y + (b.y + b.h / 2) * s.zoom };
+    });
+    await page.mouse.move(cb.x + target.x, cb.y + target.y);
+    await page.waitForFunction((n) => window.e2eGraph.graphState().hovered === n, target.name, { timeout: 3000 });
+    await page.mouse.click(cb.x + target.x, cb.y + target.y);
+    await page.waitForFunction((n) => window.e2eGraph.graphState().selected === n, target.name, { timeout: 3000 });
+    await canvas.screenshot({ path: path.join(outDir, 'graph-selected.png') });
+    const inPrepare = await page.evaluate((n) => window.e2eStages[1].nodes.some((x) => x.name === n), target.name);
+    assert(inPrepare, `${target.name} is not in the prepare stage`);
+    const focused = await page.evaluate((n) => {
+      window.e2eGraph.update({ view: 'graph', stages: window.e2eStages.slice(0, 1), focus: [n], hops: 1 });
+      return new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(window.e2eGraph.graphState().stages[0].boxes.length))));
+    }, target.name);
+    const all = await page.evaluate(() => window.e2eStages[0].nodes.length);
+    assert(focused >= 2 && focused <= 4 && focused < all, `focus on ${target.name} with 1 hop shows ${focused} of ${all} nodes`);
+    return `${target.name}; focus shows ${focused} of ${all}`;
+  });
+
+  await test('graph view: edges to unknown nodes, cycles and bad focus raise ValueError naming them', async () => {
+    assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (an earlier test failed)');
+    const errs = await page.evaluate(() => {
+      const node = (name) => ({ name, op: 'call_function', target: 'aten.relu.default', label: 'relu' });
+      const out = [];
+      for (const bad of [
+        { view: 'graph', nodes: [node('a')], edges: [{ from: 'a', to: 'zz' }] },
+        { view: 'graph', nodes: [node('a'), node('b')], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] },
+        { view: 'graph', nodes: [node('a'), node('a')], edges: [] },
+        { view: 'graph', nodes: [node('a')], edges: [], focus: ['nope'] }]) {
+        try { window.e2eGraph.update(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+      }
+      window.e2eGraph.destroy();
+      return out;
+    });
+    assert(errs[0].startsWith('ValueError') && errs[0].includes('zz is not a node'), errs[0]);
+    assert(errs[1].startsWith('ValueError') && errs[1].includes('cycle'), errs[1]);
+    assert(errs[2].startsWith('ValueError') && errs[2].includes("two nodes are named 'a'"), errs[2]);
+    assert(errs[3].startsWith('ValueError') && errs[3].includes("'nope'"), errs[3]);
+  });
+
   await test('mounting on a missing canvas fails in place with RuntimeError', async () => {
     const msg = await page.evaluate(() => {
       const c = document.createElement('canvas');  // not in the document: no selector finds it

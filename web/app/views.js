@@ -2,7 +2,8 @@
 //
 //   const views = createViewHost(pt.module);
 //   const h = views.mount(canvas, { view: 'histogram', lo: -4, hi: 4, counts, range: { min, max } });
-//   // also { view: 'line', series, marks, x_label, y_label } and { view: 'bar', labels, series, y_label }
+//   // also { view: 'line', series, marks, x_label, y_label }, { view: 'bar', labels, series, y_label },
+//   // { view: 'graph', stages: [{ title, ...gm.graph_view() }], focus, hops, value_label }
 //   // (fields: web/bindings/bind_views.cpp)
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts
@@ -58,7 +59,7 @@ export function createViewHost(M) {
   }
   function wake(v) { dirty.add(v); schedule(); }
 
-  const KINDS = ['histogram', 'line', 'bar'];
+  const KINDS = ['histogram', 'line', 'bar', 'graph'];
 
   function mount(canvas, spec) {
     if (!(canvas instanceof HTMLCanvasElement)) throw new errors.TypeError('views.mount(): the first argument must be a <canvas>');
@@ -108,6 +109,8 @@ export function createViewHost(M) {
       // The item (bin, point, bar group) under the pointer / picked by a click, -1 for none.
       hoveredItem: () => v.hovered_item(),
       selectedItem: () => v.selected_item(),
+      // Graph views: hovered / selected node names and the laid-out boxes per stage.
+      graphState: () => M.graph_state(v),
       framesDrawn: () => v.frames_drawn(),
       destroy() {
         resizeObserver.disconnect();

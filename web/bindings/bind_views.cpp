@@ -8,6 +8,11 @@
 //   M.set_view(v, 'histogram', { lo, hi, counts, range: { min, max, label }, clipped, log_y });
 //   M.set_view(v, 'line', { series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
 //   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
+//   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, value_label });
+//     (or one stage: { nodes, edges, ... }; nodes and edges as gm.graph_view() returns them)
+//   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y,
+//                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
+//                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom)
 //   while (v.frame(performance.now())) await nextAnimationFrame();
 //   v.hovered_item(); v.selected_item();
 #include <emscripten/bind.h>
@@ -18,6 +23,7 @@
 #include "chart_common.h"
 #include "chart_views.h"
 #include "common.h"
+#include "graph_view.h"
 #include "histogram_view.h"
 #include "view_canvas.h"
 
@@ -133,6 +139,97 @@ ptv::BarChartData bar_from_js(const val& spec) {
   return d;
 }
 
+std::vector<std::string> strings(const val& obj, const char* key, const std::string& where) {
+  std::vector<std::string> out;
+  each(obj, key, true, where, [&](const val& s, const std::string& w) {
+    if (!s.isString()) throw pt::TypeError(w + " must be a string");
+    out.push_back(s.as<std::string>());
+  });
+  return out;
+}
+
+// One stage: { title?, nodes: [...], edges: [{ from, to }] }; nodes as gm.graph_view() gives them
+// ({ name, op, target, label, shape, dtype, is_observer, annotations, value? }) plus details?: [strings].
+ptv::GraphStage stage_from_js(const val& st, const std::string& where) {
+  require_object(st, where);
+  ptv::GraphStage out;
+  out.title = string_or(st, "title", where);
+  each(st, "nodes", false, where, [&](const val& n, const std::string& w) {
+    require_object(n, w);
+    ptv::GraphNodeData d;
+    d.name = string_or(n, "name", w);
+    d.op = string_or(n, "op", w);
+    d.target = string_or(n, "target", w);
+    d.label = string_or(n, "label", w);
+    const val shape = n["shape"];
+    if (is_list(shape) && shape["length"].as<unsigned>() > 0) {
+      d.shape = "[";
+      for (double v : numbers(n, "shape", false, w)) d.shape += (d.shape.size() > 1 ? ", " : "") + ptv::fmt(v);
+      d.shape += "]";
+    }
+    const std::string dtype = string_or(n, "dtype", w);
+    if (!dtype.empty()) d.shape += (d.shape.empty() ? "" : " ") + dtype;
+    d.is_observer = n["is_observer"].isTrue();
+    d.annotations = strings(n, "annotations", w);
+    d.details = strings(n, "details", w);
+    d.has_value = !absent(n["value"]);
+    d.value = number_or(n, "value", 0, w);
+    out.nodes.push_back(std::move(d));
+  });
+  each(st, "edges", false, where, [&](const val& e, const std::string& w) {
+    require_object(e, w);
+    out.edges.push_back({string_or(e, "from", w), string_or(e, "to", w)});
+  });
+  return out;
+}
+
+ptv::GraphViewData graph_from_js(const val& spec) {
+  const std::string w = "graph view";
+  require_object(spec, w);
+  ptv::GraphViewData d;
+  if (absent(spec["stages"])) d.stages.push_back(stage_from_js(spec, w));
+  else each(spec, "stages", false, w, [&](const val& st, const std::string& where) { d.stages.push_back(stage_from_js(st, where)); });
+  d.focus = strings(spec, "focus", w);
+  d.hops = static_cast<int>(number_or(spec, "hops", 1, w));
+  d.show_annotations = !spec["show_annotations"].isFalse();
+  d.value_label = string_or(spec, "value_label", w);
+  return d;
+}
+
+// The graph view's state for pages and tests: hovered / selected node names and, per stage, the
+// laid-out boxes (world coordinates) and crossings. Empty until the view has drawn once.
+val graph_state(ViewCanvas& canvas) {
+  val out = val::object();
+  auto* view = dynamic_cast<ptv::GraphView*>(canvas.content());
+  if (!view) return val::null();
+  out.set("hovered", view->hovered_name());
+  out.set("selected", view->selected_name());
+  val stages = val::array();
+  for (const auto& sl : view->stage_layouts()) {
+    val st = val::object();
+    st.set("crossings", sl.layout.crossings);
+    val boxes = val::array();
+    for (size_t i = 0; i < sl.shown.size(); ++i) {
+      const ptv::LayoutBox& b = sl.layout.boxes[i];
+      val o = val::object();
+      o.set("index", sl.shown[i]);
+      o.set("x", sl.x + b.x);
+      o.set("y", b.y);
+      o.set("w", b.w);
+      o.set("h", b.h);
+      o.set("layer", b.layer);
+      boxes.call<void>("push", o);
+    }
+    st.set("boxes", boxes);
+    stages.call<void>("push", st);
+  }
+  out.set("stages", stages);
+  out.set("zoom", view->zoom());
+  out.set("screen_x", view->screen_origin().x);
+  out.set("screen_y", view->screen_origin().y);
+  return out;
+}
+
 // Shows `data` on the canvas as a view of `kind`: updates the view it shows when that is the same
 // kind, else replaces it. On any error the canvas keeps what it showed.
 template <class View, class Data> void show(ViewCanvas& canvas, Data d) {
@@ -151,7 +248,8 @@ void set_view(ViewCanvas& canvas, const std::string& kind, const val& data) {
     if (kind == "histogram") show<ptv::HistogramView>(canvas, histogram_from_js(data));
     else if (kind == "line") show<ptv::LineChartView>(canvas, line_from_js(data));
     else if (kind == "bar") show<ptv::BarChartView>(canvas, bar_from_js(data));
-    else throw pt::ValueError("views: unknown view '" + kind + "'; known: histogram, line, bar");
+    else if (kind == "graph") show<ptv::GraphView>(canvas, graph_from_js(data));
+    else throw pt::ValueError("views: unknown view '" + kind + "'; known: histogram, line, bar, graph");
     return 0;
   });
 }
@@ -175,4 +273,5 @@ EMSCRIPTEN_BINDINGS(pt_views) {
       .function("selected_item", &selected_item);
   function("create_view_canvas", &create_view_canvas, allow_raw_pointers());
   function("set_view", &set_view);
+  function("graph_state", &graph_state);
 }

@@ -1,0 +1,229 @@
+// graph_layout.cpp — the layered layout described in graph_layout.h.
+#include "graph_layout.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <string>
+
+#include "core/error.h"
+
+namespace ptv {
+
+namespace {
+
+// The layered graph: real nodes 0..n-1, then one dummy vertex per layer an edge passes through.
+struct Layered {
+  std::vector<int> layer;
+  std::vector<float> w, h;
+  std::vector<std::vector<int>> succ, pred;  // unit-span edges only
+  int add(int l, float width, float height) {
+    layer.push_back(l);
+    w.push_back(width);
+    h.push_back(height);
+    succ.emplace_back();
+    pred.emplace_back();
+    return static_cast<int>(layer.size()) - 1;
+  }
+  void link(int a, int b) {
+    succ[a].push_back(b);
+    pred[b].push_back(a);
+  }
+};
+
+// Crossings between every pair of neighbouring layers, given each vertex's position in its row.
+int count_crossings(const Layered& g, const std::vector<std::vector<int>>& rows, const std::vector<int>& pos) {
+  int total = 0;
+  for (size_t l = 0; l + 1 < rows.size(); ++l) {
+    std::vector<std::pair<int, int>> segs;
+    for (int u : rows[l])
+      for (int v : g.succ[u]) segs.emplace_back(pos[u], pos[v]);
+    for (size_t i = 0; i < segs.size(); ++i)
+      for (size_t j = i + 1; j < segs.size(); ++j)
+        if ((segs[i].first - segs[j].first) * (segs[i].second - segs[j].second) < 0) ++total;
+  }
+  return total;
+}
+
+void index_rows(const std::vector<std::vector<int>>& rows, std::vector<int>& pos) {
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) pos[row[i]] = static_cast<int>(i);
+}
+
+}  // namespace
+
+GraphLayout layout_graph(const GraphLayoutInput& in) {
+  const int n = static_cast<int>(in.sizes.size());
+  std::vector<std::vector<int>> succ(n), pred(n);
+  for (auto [a, b] : in.edges) {
+    if (a < 0 || a >= n || b < 0 || b >= n)
+      throw pt::ValueError("graph layout: edge (" + std::to_string(a) + ", " + std::to_string(b) + ") names a node outside 0.." + std::to_string(n - 1));
+    succ[a].push_back(b);
+    pred[b].push_back(a);
+  }
+
+  // Topological order (smallest index first among the ready nodes, so input order is kept).
+  std::vector<int> indeg(n), order;
+  for (int v = 0; v < n; ++v) indeg[v] = static_cast<int>(pred[v].size());
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int v = 0; v < n; ++v)
+    if (indeg[v] == 0) ready.push(v);
+  while (!ready.empty()) {
+    const int v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (int w : succ[v])
+      if (--indeg[w] == 0) ready.push(w);
+  }
+  if (static_cast<int>(order.size()) != n) throw pt::ValueError("graph layout: the edges form a cycle");
+
+  // 1. Layers: longest path, then sources move down next to their first consumer.
+  std::vector<int> layer(n, 0);
+  for (int v : order)
+    for (int w : succ[v]) layer[w] = std::max(layer[w], layer[v] + 1);
+  for (int v = 0; v < n; ++v) {
+    if (!pred[v].empty() || succ[v].empty()) continue;
+    int lowest = layer[succ[v][0]];
+    for (int w : succ[v]) lowest = std::min(lowest, layer[w]);
+    layer[v] = lowest - 1;
+  }
+  int layers = 0;
+  for (int l : layer) layers = std::max(layers, l + 1);
+
+  // 2. Dummy vertices on long edges; remember each edge's chain for its route.
+  Layered g;
+  for (int v = 0; v < n; ++v) g.add(layer[v], in.sizes[v].x, in.sizes[v].y);
+  std::vector<std::vector<int>> chains;
+  for (auto [a, b] : in.edges) {
+    std::vector<int> chain{a};
+    for (int l = layer[a] + 1; l < layer[b]; ++l) chain.push_back(g.add(l, 0, 0));
+    chain.push_back(b);
+    for (size_t i = 0; i + 1 < chain.size(); ++i) g.link(chain[i], chain[i + 1]);
+    chains.push_back(std::move(chain));
+  }
+  const int total = static_cast<int>(g.layer.size());
+
+  // 3. Order within layers: first by a depth-first walk from the sources (keeps chains together),
+  // then barycenter sweeps; keep the order with the fewest crossings.
+  std::vector<std::vector<int>> rows(std::max(layers, 1));
+  std::vector<bool> seen(total, false);
+  std::function<void(int)> visit = [&](int v) {
+    if (seen[v]) return;
+    seen[v] = true;
+    rows[g.layer[v]].push_back(v);
+    for (int w : g.succ[v]) visit(w);
+  };
+  for (int v : order)
+    if (pred[v].empty()) visit(v);
+  std::vector<int> pos(total, 0);
+  index_rows(rows, pos);
+  auto best_rows = rows;
+  int best = count_crossings(g, rows, pos);
+  for (int iter = 0; iter < 12 && best > 0; ++iter) {
+    const bool down = iter % 2 == 0;
+    for (int k = 0; k < static_cast<int>(rows.size()); ++k) {
+      const int l = down ? k : static_cast<int>(rows.size()) - 1 - k;
+      std::vector<std::pair<double, int>> keyed;
+      for (int v : rows[l]) {
+        const auto& nb = down ? g.pred[v] : g.succ[v];
+        double key = pos[v];
+        if (!nb.empty()) {
+          key = 0;
+          for (int u : nb) key += pos[u];
+          key /= static_cast<double>(nb.size());
+        }
+        keyed.emplace_back(key, v);
+      }
+      std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (size_t i = 0; i < keyed.size(); ++i) rows[l][i] = keyed[i].second;
+      index_rows(rows, pos);
+    }
+    const int c = count_crossings(g, rows, pos);
+    if (c < best) {
+      best = c;
+      best_rows = rows;
+    }
+  }
+  rows = best_rows;
+  index_rows(rows, pos);
+
+  // 4. x: move toward the neighbours' mean, then pack each row in order without overlap. Packing
+  // left-to-right (never left of the wish) and right-to-left (never right of it) both keep the
+  // separations; their average does too and stays close to the wishes.
+  std::vector<float> cx(total, 0);
+  auto sep = [&](int a, int b) { return (g.w[a] + g.w[b]) / 2 + ((g.w[a] > 0 && g.w[b] > 0) ? in.h_gap : in.h_gap / 2); };
+  auto pack = [&](const std::vector<int>& row, const std::vector<float>& wish) {
+    const size_t m = row.size();
+    std::vector<float> a(m), b(m);
+    for (size_t i = 0; i < m; ++i) a[i] = i == 0 ? wish[0] : std::max(wish[i], a[i - 1] + sep(row[i - 1], row[i]));
+    for (size_t i = m; i-- > 0;) b[i] = i + 1 == m ? wish[i] : std::min(wish[i], b[i + 1] - sep(row[i], row[i + 1]));
+    for (size_t i = 0; i < m; ++i) cx[row[i]] = (a[i] + b[i]) / 2;
+  };
+  for (const auto& row : rows) {
+    std::vector<float> wish(row.size(), 0);
+    for (size_t i = 1; i < row.size(); ++i) wish[i] = wish[i - 1] + sep(row[i - 1], row[i]);
+    pack(row, wish);
+  }
+  for (int iter = 0; iter < 10; ++iter) {
+    const bool down = iter % 2 == 0;
+    for (int k = 0; k < static_cast<int>(rows.size()); ++k) {
+      const auto& row = rows[down ? k : static_cast<int>(rows.size()) - 1 - k];
+      std::vector<float> wish;
+      for (int v : row) {
+        const auto& nb = down ? g.pred[v] : g.succ[v];
+        float x = cx[v];
+        if (!nb.empty()) {
+          x = 0;
+          for (int u : nb) x += cx[u];
+          x /= static_cast<float>(nb.size());
+        }
+        wish.push_back(x);
+      }
+      if (!row.empty()) pack(row, wish);
+    }
+  }
+  float left = 0, right = 0;
+  if (total > 0) {
+    left = cx[0] - g.w[0] / 2;
+    right = cx[0] + g.w[0] / 2;
+    for (int v = 0; v < total; ++v) {
+      left = std::min(left, cx[v] - g.w[v] / 2);
+      right = std::max(right, cx[v] + g.w[v] / 2);
+    }
+  }
+  for (float& x : cx) x -= left;
+
+  // 5. y: rows stacked, each as tall as its tallest box.
+  std::vector<float> row_top(rows.size(), 0), row_h(rows.size(), 0);
+  float y = 0;
+  for (size_t l = 0; l < rows.size(); ++l) {
+    for (int v : rows[l]) row_h[l] = std::max(row_h[l], g.h[v]);
+    row_top[l] = y;
+    y += row_h[l] + in.v_gap;
+  }
+
+  GraphLayout out;
+  out.crossings = best;
+  out.width = right - left;
+  out.height = rows.empty() ? 0 : y - in.v_gap;
+  for (int v = 0; v < n; ++v) {
+    const int l = g.layer[v];
+    out.boxes.push_back({cx[v] - g.w[v] / 2, row_top[l] + (row_h[l] - g.h[v]) / 2, g.w[v], g.h[v], l});
+  }
+  for (const auto& chain : chains) {
+    std::vector<LayoutPoint> route;
+    const LayoutBox& from = out.boxes[chain.front()];
+    const LayoutBox& to = out.boxes[chain.back()];
+    route.push_back({cx[chain.front()], from.y + from.h});
+    for (size_t i = 1; i + 1 < chain.size(); ++i) {
+      const int l = g.layer[chain[i]];
+      route.push_back({cx[chain[i]], row_top[l]});
+      route.push_back({cx[chain[i]], row_top[l] + row_h[l]});
+    }
+    route.push_back({cx[chain.back()], to.y});
+    out.routes.push_back(std::move(route));
+  }
+  return out;
+}
+
+}  // namespace ptv

@@ -1,0 +1,306 @@
+// graph_view.cpp — draws GraphViewData (see graph_view.h): focus filter, layout per stage, boxes,
+// edges with arrowheads, hover details, synced selection, pan / zoom / fit.
+#include "graph_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "chart_common.h"
+#include "core/error.h"
+#include "view_style.h"
+
+namespace ptv {
+
+namespace {
+
+constexpr float kStageGap = 60, kPad = 8;
+
+struct BoxStyle {
+  ImU32 fill, border;
+};
+
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+BoxStyle style_of(const GraphNodeData& n) {
+  if (n.is_observer) return {IM_COL32(214, 240, 220, 255), IM_COL32(46, 158, 79, 255)};
+  if (contains(n.target, "quantize_per") || contains(n.target, "choose_qparams"))
+    return {IM_COL32(233, 222, 247, 255), IM_COL32(130, 80, 190, 255)};
+  if (n.op == "placeholder" || n.op == "output") return {IM_COL32(236, 238, 241, 255), IM_COL32(120, 126, 134, 255)};
+  if (n.op == "get_attr") return {IM_COL32(253, 246, 214, 255), IM_COL32(190, 160, 60, 255)};
+  return {IM_COL32(255, 255, 255, 255), IM_COL32(66, 133, 214, 255)};
+}
+
+// Low values red, high values blue (a diverging scale readable with colour-vision deficiencies).
+ImU32 value_colour(double t) {
+  t = std::clamp(t, 0.0, 1.0);
+  const ImVec4 lo(0.96f, 0.65f, 0.51f, 1), mid(0.97f, 0.97f, 0.97f, 1), hi(0.57f, 0.77f, 0.87f, 1);
+  const float u = static_cast<float>(t < 0.5 ? t * 2 : (t - 0.5) * 2);
+  const ImVec4 a = t < 0.5 ? lo : mid, b = t < 0.5 ? mid : hi;
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u, 1));
+}
+
+void arrow_head(ImDrawList* dl, ImVec2 tip, ImVec2 from, ImU32 col, float size) {
+  const float dx = tip.x - from.x, dy = tip.y - from.y, len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1e-3f) return;
+  const float ux = dx / len, uy = dy / len;
+  dl->AddTriangleFilled(tip, ImVec2(tip.x - ux * size - uy * size * 0.5f, tip.y - uy * size + ux * size * 0.5f),
+                        ImVec2(tip.x - ux * size + uy * size * 0.5f, tip.y - uy * size - ux * size * 0.5f), col);
+}
+
+}  // namespace
+
+void validate(const GraphViewData& d) {
+  if (d.stages.empty() || d.stages.size() > 6)
+    throw pt::ValueError("graph view: 1 to 6 stages expected, got " + std::to_string(d.stages.size()));
+  if (d.hops < 0 || d.hops > 50) throw pt::ValueError("graph view: 'hops' must be in 0..50, got " + std::to_string(d.hops));
+  std::set<std::string> everywhere;
+  for (size_t s = 0; s < d.stages.size(); ++s) {
+    const GraphStage& st = d.stages[s];
+    const std::string where = "graph view: stage " + std::to_string(s) + (st.title.empty() ? "" : " ('" + st.title + "')");
+    if (st.nodes.size() > 2000) throw pt::ValueError(where + " has " + std::to_string(st.nodes.size()) + " nodes; at most 2000 are drawn");
+    std::map<std::string, int> index;
+    for (size_t i = 0; i < st.nodes.size(); ++i) {
+      if (st.nodes[i].name.empty()) throw pt::ValueError(where + ": nodes[" + std::to_string(i) + "] has no name");
+      if (!index.emplace(st.nodes[i].name, static_cast<int>(i)).second)
+        throw pt::ValueError(where + ": two nodes are named '" + st.nodes[i].name + "'");
+      if (st.nodes[i].has_value && !std::isfinite(st.nodes[i].value))
+        throw pt::ValueError(where + ": node '" + st.nodes[i].name + "' has a value that is not finite");
+      everywhere.insert(st.nodes[i].name);
+    }
+    GraphLayoutInput probe;  // checks that the edges name known nodes and form no cycle
+    probe.sizes.resize(st.nodes.size());
+    for (size_t e = 0; e < st.edges.size(); ++e) {
+      const auto a = index.find(st.edges[e].from), b = index.find(st.edges[e].to);
+      if (a == index.end() || b == index.end())
+        throw pt::ValueError(where + ": edges[" + std::to_string(e) + "] joins '" + st.edges[e].from + "' -> '" + st.edges[e].to + "', but " +
+                             (a == index.end() ? st.edges[e].from : st.edges[e].to) + " is not a node");
+      probe.edges.emplace_back(a->second, b->second);
+    }
+    try {
+      layout_graph(probe);
+    } catch (const pt::Error& e) {
+      throw pt::ValueError(where + ": " + e.what());
+    }
+  }
+  for (const std::string& f : d.focus)
+    if (!everywhere.count(f)) throw pt::ValueError("graph view: focus names '" + f + "', which is in no stage");
+}
+
+void GraphView::set_data(GraphViewData d) {
+  validate(d);
+  data_ = std::move(d);
+  needs_layout_ = needs_fit_ = true;
+  hovered_ = {};
+  has_values_ = false;
+  for (const GraphStage& st : data_.stages)
+    for (const GraphNodeData& n : st.nodes) {
+      if (!n.has_value) continue;
+      value_min_ = has_values_ ? std::min(value_min_, n.value) : n.value;
+      value_max_ = has_values_ ? std::max(value_max_, n.value) : n.value;
+      has_values_ = true;
+    }
+}
+
+const std::string& GraphView::hovered_name() const {
+  static const std::string none;
+  return hovered_.stage < 0 ? none : data_.stages[hovered_.stage].nodes[hovered_.node].name;
+}
+
+std::vector<std::string> GraphView::box_lines(const GraphNodeData& n) const {
+  std::vector<std::string> lines{n.label.empty() ? n.name : n.label};
+  if (!n.label.empty() && n.label != n.name) lines.push_back(n.name);
+  if (data_.show_annotations)
+    for (const std::string& a : n.annotations) lines.push_back(a);
+  return lines;
+}
+
+// Lays out every stage (needs the font for box sizes, so it runs inside a frame).
+void GraphView::lay_out() {
+  stages_.clear();
+  const float line_h = ImGui::GetTextLineHeight();
+  float x = 0;
+  world_h_ = 0;
+  for (const GraphStage& st : data_.stages) {
+    std::map<std::string, int> index;
+    for (size_t i = 0; i < st.nodes.size(); ++i) index[st.nodes[i].name] = static_cast<int>(i);
+    std::vector<std::vector<int>> nb(st.nodes.size());  // undirected, for focus
+    for (const GraphEdgeData& e : st.edges) {
+      nb[index[e.from]].push_back(index[e.to]);
+      nb[index[e.to]].push_back(index[e.from]);
+    }
+    std::vector<int> dist(st.nodes.size(), data_.focus.empty() ? 0 : -1);
+    std::vector<int> frontier;
+    for (const std::string& f : data_.focus)
+      if (index.count(f)) {
+        dist[index[f]] = 0;
+        frontier.push_back(index[f]);
+      }
+    for (int h = 0; h < data_.hops && !frontier.empty(); ++h) {
+      std::vector<int> next;
+      for (int v : frontier)
+        for (int w : nb[v])
+          if (dist[w] < 0) {
+            dist[w] = h + 1;
+            next.push_back(w);
+          }
+      frontier = std::move(next);
+    }
+    StageLayout sl;
+    sl.local.assign(st.nodes.size(), -1);
+    GraphLayoutInput in;
+    for (size_t i = 0; i < st.nodes.size(); ++i) {
+      if (dist[i] < 0) continue;
+      sl.local[i] = static_cast<int>(sl.shown.size());
+      sl.shown.push_back(static_cast<int>(i));
+      float w = 0;
+      const auto lines = box_lines(st.nodes[i]);
+      for (const std::string& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+      in.sizes.push_back({w + 2 * kPad, static_cast<float>(lines.size()) * line_h + kPad});
+    }
+    for (const GraphEdgeData& e : st.edges) {
+      const int a = sl.local[index[e.from]], b = sl.local[index[e.to]];
+      if (a >= 0 && b >= 0) in.edges.emplace_back(a, b);
+    }
+    sl.layout = layout_graph(in);
+    sl.x = x;
+    const float title_w = st.title.empty() ? 0 : ImGui::CalcTextSize(st.title.c_str()).x;
+    x += std::max(sl.layout.width, title_w) + kStageGap;
+    world_h_ = std::max(world_h_, sl.layout.height);
+    stages_.push_back(std::move(sl));
+  }
+  world_w_ = std::max(0.0f, x - kStageGap);
+  needs_layout_ = false;
+}
+
+void GraphView::fit(ImVec2 avail) {
+  const float title_h = ImGui::GetTextLineHeight() + 10;
+  zoom_ = std::clamp(std::min((avail.x - 16) / std::max(1.0f, world_w_), (avail.y - title_h - 16) / std::max(1.0f, world_h_)), 0.1f, 1.5f);
+  offset_ = ImVec2((avail.x - world_w_ * zoom_) / 2, title_h + 8);
+  needs_fit_ = false;
+}
+
+void GraphView::draw() {
+  if (needs_layout_) lay_out();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x < 20 || avail.y < 20) return;
+  if (needs_fit_) fit(avail);
+  origin_ = origin;
+  ImGuiIO& io = ImGui::GetIO();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line_h = ImGui::GetTextLineHeight();
+  auto to_screen = [&](float x, float y) { return ImVec2(origin.x + offset_.x + x * zoom_, origin.y + offset_.y + y * zoom_); };
+
+  // Hit test (before drawing, so the hovered node is highlighted in this frame).
+  const bool over_view = ImGui::IsWindowHovered();
+  hovered_ = {};
+  if (over_view) {
+    for (size_t s = 0; s < stages_.size() && hovered_.stage < 0; ++s)
+      for (size_t i = 0; i < stages_[s].shown.size(); ++i) {
+        const LayoutBox& b = stages_[s].layout.boxes[i];
+        const ImVec2 p0 = to_screen(stages_[s].x + b.x, b.y), p1 = to_screen(stages_[s].x + b.x + b.w, b.y + b.h);
+        if (io.MousePos.x >= p0.x && io.MousePos.x <= p1.x && io.MousePos.y >= p0.y && io.MousePos.y <= p1.y) {
+          hovered_ = {static_cast<int>(s), stages_[s].shown[i]};
+          break;
+        }
+      }
+  }
+  // Interaction: click selects (synced by name), drag pans, wheel zooms about the pointer.
+  if (over_view && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_.stage < 0) needs_fit_ = true;
+  else if (over_view && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    if (hovered_.stage >= 0) {
+      const std::string& name = hovered_name();
+      selected_ = selected_ == name ? "" : name;
+    } else {
+      dragging_ = true;
+    }
+  }
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = false;
+  if (dragging_) {
+    offset_.x += io.MouseDelta.x;
+    offset_.y += io.MouseDelta.y;
+  }
+  if (over_view && io.MouseWheel != 0) {
+    const float z = std::clamp(zoom_ * std::pow(1.15f, io.MouseWheel), 0.1f, 4.0f);
+    const ImVec2 m(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+    offset_ = ImVec2(m.x - (m.x - offset_.x) * (z / zoom_), m.y - (m.y - offset_.y) * (z / zoom_));
+    zoom_ = z;
+  }
+
+  dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);
+  ImFont* font = ImGui::GetFont();
+  const float font_px = ImGui::GetFontSize() * zoom_;
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const GraphStage& st = data_.stages[s];
+    const StageLayout& sl = stages_[s];
+    if (!st.title.empty()) {
+      const ImVec2 t = to_screen(sl.x, 0);
+      dl->AddText(ImVec2(t.x, t.y - line_h - 6), palette::kText, st.title.c_str());
+    }
+    // Edges first, under the boxes; those of the hovered or selected node stand out.
+    std::map<std::string, int> index;
+    for (size_t i = 0; i < st.nodes.size(); ++i) index[st.nodes[i].name] = static_cast<int>(i);
+    size_t route = 0;
+    for (const GraphEdgeData& e : st.edges) {
+      const int a = index[e.from], b = index[e.to];
+      if (sl.local[a] < 0 || sl.local[b] < 0) continue;
+      const auto& pts = sl.layout.routes[route++];
+      const bool lit = (!selected_.empty() && (e.from == selected_ || e.to == selected_)) ||
+                       (hovered_.stage == static_cast<int>(s) && (a == hovered_.node || b == hovered_.node));
+      const ImU32 col = lit ? palette::kBarHover : palette::kAxis;
+      std::vector<ImVec2> screen;
+      for (const LayoutPoint& p : pts) screen.push_back(to_screen(sl.x + p.x, p.y));
+      dl->AddPolyline(screen.data(), static_cast<int>(screen.size()), col, 0, lit ? 2.0f : 1.2f);
+      arrow_head(dl, screen.back(), screen[screen.size() - 2], col, 7 * std::max(0.6f, zoom_));
+    }
+    for (size_t i = 0; i < sl.shown.size(); ++i) {
+      const GraphNodeData& n = st.nodes[sl.shown[i]];
+      const LayoutBox& b = sl.layout.boxes[i];
+      const ImVec2 p0 = to_screen(sl.x + b.x, b.y), p1 = to_screen(sl.x + b.x + b.w, b.y + b.h);
+      BoxStyle style = style_of(n);
+      if (n.has_value && has_values_)
+        style.fill = value_colour(value_max_ > value_min_ ? (n.value - value_min_) / (value_max_ - value_min_) : 0.5);
+      const bool sel = !selected_.empty() && n.name == selected_;
+      const bool hov = hovered_.stage == static_cast<int>(s) && hovered_.node == sl.shown[i];
+      dl->AddRectFilled(p0, p1, style.fill, 4 * zoom_);
+      dl->AddRect(p0, p1, sel ? palette::kText : style.border, 4 * zoom_, 0, sel ? 3.0f : hov ? 2.0f : 1.0f);
+      if (font_px >= 5) {
+        const auto lines = box_lines(n);
+        for (size_t k = 0; k < lines.size(); ++k) {
+          const ImU32 col = k == 0 ? palette::kText : palette::kMuted;
+          dl->AddText(font, font_px, ImVec2(p0.x + kPad * zoom_, p0.y + (kPad / 2 + line_h * static_cast<float>(k)) * zoom_), col, lines[k].c_str());
+        }
+      }
+    }
+  }
+  dl->PopClipRect();
+
+  if (has_values_) {  // legend: the value scale, bottom left
+    const ImVec2 a(origin.x + 4, origin.y + avail.y - line_h - 6);
+    const std::string lo = fmt(value_min_), hi = fmt(value_max_);
+    const std::string title = data_.value_label.empty() ? "value" : data_.value_label;
+    dl->AddText(a, palette::kText, title.c_str());
+    float x = a.x + ImGui::CalcTextSize(title.c_str()).x + 8;
+    dl->AddText(ImVec2(x, a.y), palette::kMuted, lo.c_str());
+    x += ImGui::CalcTextSize(lo.c_str()).x + 4;
+    for (int k = 0; k < 20; ++k) dl->AddRectFilled(ImVec2(x + k * 4.0f, a.y + 2), ImVec2(x + k * 4.0f + 4, a.y + line_h - 2), value_colour(k / 19.0));
+    dl->AddText(ImVec2(x + 84, a.y), palette::kMuted, hi.c_str());
+  }
+
+  if (hovered_.stage >= 0) {
+    const GraphNodeData& n = data_.stages[hovered_.stage].nodes[hovered_.node];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s", n.name.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kMuted), "%s  %s", n.op.c_str(), n.target.c_str());
+    if (!n.shape.empty()) ImGui::TextUnformatted(n.shape.c_str());
+    for (const std::string& l : n.annotations) ImGui::TextUnformatted(l.c_str());
+    for (const std::string& l : n.details) ImGui::TextUnformatted(l.c_str());
+    if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
+    ImGui::EndTooltip();
+  }
+  ImGui::Dummy(avail);
+}
+
+}  // namespace ptv
