@@ -35,4 +35,6 @@ check(observers.length === specs, { en: `one observer per non-empty label: ${obs
 check(conv.users.length === 1 && state.isOp(prepared.node(conv.users[0]), 'relu'),
   { en: 'conv2d\'s only user is relu: no observer between conv and relu', 'zh-TW': 'conv2d 唯一的使用者是 relu：conv 與 relu 之間沒有 observer' });
 check(bias.users.every((u) => !observers.includes(u)), { en: 'the bias edge is labelled "no quantization", so it gets no observer', 'zh-TW': 'bias 那條邊標的是「不量化」，所以沒有 observer' });
+state.prepared = prepared;
+state.exported = gm;
 check(pt.observer_nodes(gm).length === 0, { en: 'prepare_pt2e returns a new graph; the exported one has no observers', 'zh-TW': 'prepare_pt2e 回傳新的圖；匯出的原圖沒有 observer' });
