@@ -26,4 +26,6 @@ prepared(x)                                 # calibrate
 for n in prepared.graph.nodes:
     if n.op == "call_module" and len(n.users) > 1:
         obs = getattr(prepared, n.target)
-        print(n.name, type(obs).__name__, [u.name for u in n.users], obs.calculate_qparams())
+        scale, zp = obs.calculate_qparams()
+        s_x, z_x = scale.item(), int(zp)                  # x's qparams, used again below
+        print(n.name, type(obs).__name__, [u.name for u in n.users], s_x, z_x)

@@ -1,8 +1,8 @@
 import torch
-from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e
 
-converted = convert_pt2e(prepared)          # runs DuplicateDQPass at the end
-for n in converted.graph.nodes:
-    if n.op == "call_function" and "dequantize_per_tensor" in str(n.target) and n.args[0].args[0].name == "x":
-        print(n.name, "->", [u.name for u in n.users])   # one dequantize per user of x: conv2d, add
-# the pass itself: torchao.quantization.pt2e.utils / duplicate_dq_pass.DuplicateDQPass
+# The same miniature, in PyTorch: one int8 tensor, one shared dequantize vs one copy per user.
+q_x = torch.ops.quantized_decomposed.quantize_per_tensor(x, s_x, z_x, -128, 127, torch.int8)
+dq_shared = torch.ops.quantized_decomposed.dequantize_per_tensor(q_x, s_x, z_x, -128, 127, torch.int8)
+dq_conv = torch.ops.quantized_decomposed.dequantize_per_tensor(q_x, s_x, z_x, -128, 127, torch.int8)
+dq_add = torch.ops.quantized_decomposed.dequantize_per_tensor(q_x, s_x, z_x, -128, 127, torch.int8)
+assert torch.equal(dq_shared, dq_conv) and torch.equal(dq_shared, dq_add)   # the copies are free
