@@ -38,6 +38,15 @@ const rows = b.map((v, c) => {
 });
 show.table(['channel', 'scale_w', 'scale_x · scale_w', 'bias', 'int32', ctx.tr({ en: 'error (int32)', 'zh-TW': '誤差（int32）' }), ctx.tr({ en: 'error (int8, own scale)', 'zh-TW': '誤差（int8，自己的 scale）' })],
   rows.map((r) => [r.c, got.sw[r.c].toExponential(4), got.sb[r.c].toExponential(4), r.v.toFixed(6), r.q, r.err32.toExponential(2), r.err8.toExponential(2)]));
+// convert_pt2e quantizes the bias once, ahead of time: an int32 constant and a dequantize_per_channel.
+const c = pt.convert_pt2e(p);
+const conv = c.nodes.find((n) => state.isOp(n, 'conv2d'));
+const bdq = c.node(conv.args[2].node);
+const sd = Object.fromEntries(c.state_dict().map((e) => [e.name, e.tensor]));
+const qb = sd[bdq.args[0].node], sbStored = Array.from(sd[bdq.args[1].node].data());
+show.text(`${bdq.name}: ${bdq.target} (${qb.dtype} [${Array.from(qb.data()).join(', ')}], scale ${sd[bdq.args[1].node].dtype})`);
+check(qb.dtype === 'int32' && Array.from(qb.data()).every((q, i) => q === rows[i].q) && sbStored.every((s, i) => s === got.sb[i]),
+  { en: 'after convert_pt2e the bias is an int32 constant: the integers and scales of the table above, exactly', 'zh-TW': 'convert_pt2e 之後，bias 是 int32 常數：和上表的整數與 scale 完全相同' });
 const rowX = table.find((r) => r[2] === 'x'), rowW = table.find((r) => r[1] === got.wType);
 const num = (s) => parseFloat(/scale=([^ ]+)/.exec(s)[1]);
 check(got.xType === rowX[1] && Math.abs(num(rowX[4]) / got.sx - 1) < 1e-3 && Math.abs(num(rowW[4]) / got.sw[0] - 1) < 1e-3,

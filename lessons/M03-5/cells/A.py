@@ -36,3 +36,7 @@ p(torch.randn(2, 3, 16, 16))
 for n in p.graph.nodes:
     if n.op == "call_module":
         print(n.name, type(getattr(p, n.target)).__name__, getattr(p, n.target).calculate_qparams())
+
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e
+converted = convert_pt2e(p)
+print(converted.graph)           # the bias: an int32 constant -> dequantize_per_channel -> conv2d
