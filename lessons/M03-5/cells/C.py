@@ -16,3 +16,6 @@ x = torch.randn(64, 16)
 for k in (1, 40):
     y = p(k * x)
     print(k, y.min(), y.max())
+
+converted = convert_pt2e(p)       # the output: quantize_per_tensor(y, 2**-12, 0, -32768, 32767, torch.int16)
+print(converted.graph)
