@@ -9,8 +9,10 @@ const obsW = new pt.PerChannelMinMaxObserver({ dtype: 'int8', qscheme: 'per_chan
 const { gm, weight } = state;
 obsW.forward(weight);                               // weights are constants: one look is enough
 const outs = [];
+state.calib = [];                                   // kept for cell D
 for (let b = 0; b < 4; b++) {                       // calibration: 4 batches of 8 images
   const xb = pt.randn([8, 3, 16, 16]);
+  state.calib.push(xb);
   obsX.forward(xb);
   const yb = gm.forward(xb);                        // run the float graph ...
   obsOut.forward(yb);                               // ... and watch its output

@@ -50,6 +50,8 @@ const variants = [
   [ctx.tr({ en: 'output only', 'zh-TW': '只量化輸出' }), { out: true }],
   [ctx.tr({ en: 'all three (what convert builds)', 'zh-TW': '三者都量化（convert 做出來的）' }), { x: true, w: true, out: true }],
 ];
+state.xt = xt;
+state.handAll = run({ x: true, w: true, out: true }).data();   // kept for cell D
 const db = {};
 const rows = variants.map(([label, v], k) => { db[k] = pt.sqnr(ref, run(v)); return [label, db[k].toFixed(2)]; });
 const dbSym = pt.sqnr(ref, qdqT(ref, symOut)), dbAff = pt.sqnr(ref, qdqT(ref, affOut));
