@@ -1,0 +1,28 @@
+import torch
+from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, prepare_qat_pt2e, convert_pt2e
+from torchao.quantization.utils import compute_error          # SQNR in dB
+from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+
+# TinyConvNet as in the zoo; `calibration` is your own list of (N, 3, 16, 16) batches (256 samples, 32 per batch)
+torch.manual_seed(0)
+model = TinyConvNet().eval()
+ex = (torch.randn(8, 3, 16, 16),)
+with torch.no_grad():
+    ref = model(*ex)
+
+def run_one(**cfg):
+    quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(**cfg))
+    gm = torch.export.export(model, ex).module()
+    prepared = (prepare_qat_pt2e if cfg.get("is_qat") else prepare_pt2e)(gm, quantizer)
+    observers = [getattr(prepared, n.target) for n in prepared.graph.nodes if n.op == "call_module"]
+    with torch.no_grad():
+        for batch in calibration:
+            prepared(batch)
+    converted = convert_pt2e(prepared)
+    qdq = [n for n in converted.graph.nodes if n.op == "call_function" and "quantize" in str(n.target)]
+    with torch.no_grad():
+        return len(observers), sorted({type(o).__name__ for o in observers}), len(qdq), compute_error(ref, converted(*ex)).item()
+
+for cfg in [dict(is_per_channel=False), dict(is_per_channel=True),
+            dict(is_per_channel=True, is_qat=True), dict(is_per_channel=True, is_dynamic=True)]:
+    print(cfg, run_one(**cfg))
