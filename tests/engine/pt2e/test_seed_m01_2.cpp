@@ -1,7 +1,8 @@
 // test_seed_m01_2.cpp — seed M01-2 (residual block stages, CatPoolNet annotations) reproduced with
 // the engine, in the notebook's order: manual_seed(0); get_model("residual", ch=8); ex = randn(4,8,16,16);
 // export; prepare_pt2e (per-channel XNNPACK config); 8 calibration batches randn(4,8,16,16); convert_pt2e.
-// Every expected value below is printed in the seed (seeds/004_e9aa1d85cb743967.txt).
+// Every expected value below is printed in the seed (seeds/004_e9aa1d85cb743967.txt), except the
+// converted graph's output, which tests/golden/gen_pt2e.py computes with torch 1.13 primitives.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "core/generator.h"
 #include "graph/models.h"
 #include "graph/report.h"
+#include "ops/golden.h"
 #include "pt2e/convert.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizers/xnnpack_quantizer.h"
@@ -21,6 +23,7 @@ namespace {
 
 struct ResidualStages {
   GraphModule gm, prepared, converted;
+  Tensor ex;
 };
 
 const ResidualStages& residual_stages() {
@@ -34,7 +37,7 @@ const ResidualStages& residual_stages() {
     GraphModule prepared = prepare_pt2e(gm, q);
     for (int i = 0; i < 8; ++i) prepared.forward({randn({4, 8, 16, 16})});
     GraphModule converted = convert_pt2e(prepared);
-    return ResidualStages{std::move(gm), std::move(prepared), std::move(converted)};
+    return ResidualStages{std::move(gm), std::move(prepared), std::move(converted), ex[0]};
   }();
   return s;
 }
@@ -165,4 +168,24 @@ TEST_CASE("M01-2 CatPoolNet annotation table and unannotated ops", "[seed][m01_2
   REQUIRE(cat->users().size() == 1);
   CHECK(cat->users()[0]->name == "max_pool2d");
   for (const Node* in : cat->all_input_nodes()) CHECK(in->op == OpKind::call_module);
+}
+
+TEST_CASE("M01-2 converted output equals the torch 1.13 q/dq oracle", "[seed][m01_2][golden]") {
+  const auto& s = residual_stages();
+  golden::Golden g("pt2e_residual");
+  const Tensor ex = g.tensor("example");
+  REQUIRE(std::equal(ex.data<float>(), ex.data<float>() + ex.numel(), s.ex.data<float>()));
+  const Tensor want = g.tensor("out");
+  GraphModule converted = s.converted.clone();
+  const Tensor got = converted.forward({ex})[0];
+  REQUIRE(got.shape() == want.shape());
+  int64_t differ = 0;
+  float max_diff = 0;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    const float d = std::fabs(got.data<float>()[i] - want.data<float>()[i]);
+    differ += d != 0.0f;
+    max_diff = std::max(max_diff, d);
+  }
+  INFO("elements differing: " << differ << ", max |diff| " << max_diff);
+  CHECK(differ == 0);
 }
