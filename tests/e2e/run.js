@@ -1,5 +1,6 @@
 // run.js — browser tests: the real page in headless Chromium (playwright-core, /usr/bin/chromium).
 //   node tests/e2e/run.js            one line per test, then `N passed, N failed`; exit 1 on failure
+//   PT2E_DIST=build/wasm-h5/dist node tests/e2e/run.js    the page uses that build of the engine
 // Starts the site's own server (scripts/serve.js) on a free port, opens index.html, waits for the
 // "pt2e: ready" console line, then checks the engine, the views (WebGL2 + ImGui, input routing,
 // no busy loop), errors shown in place, the shell (navigator, URL state, language), a lesson page
@@ -99,6 +100,12 @@ try {
     if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreignRequests.push(r.url());
   });
 
+  // PT2E_DIST=<folder>: the page loads pt2e_engine.{mjs,wasm} from that folder instead of dist/
+  // (a developer's own build folder writes <build>/dist; see CMakeLists.txt).
+  if (process.env.PT2E_DIST) {
+    const distDir = path.resolve(process.env.PT2E_DIST);
+    await page.route('**/dist/pt2e_engine.*', (route) => route.fulfill({ path: path.join(distDir, path.basename(new URL(route.request().url()).pathname)) }));
+  }
   // The fixture lesson M99 (tests/e2e/fixtures/M99/) is served as if it were in lessons/.
   await page.route('**/lessons/index.json', async (route) => {
     const response = await route.fetch();
@@ -308,7 +315,7 @@ try {
     return `nodes ${r.map((x) => x.nodes).join(' | ')}, observers in prepare ${r[1].observers}, crossings ${bad.crossings}`;
   });
 
-  await test('graph view: hover names a node, a click selects it in every stage, focus keeps k hops', async () => {
+  await test('graph view: hover names a node, a click selects it, show_params: false hides parameters, focus keeps k hops', async () => {
     assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (the previous test failed)');
     const canvas = page.locator('#e2e-graph');
     const cb = await canvas.boundingBox();
@@ -323,6 +330,13 @@ try {
     await page.mouse.click(cb.x + target.x, cb.y + target.y);
     await page.waitForFunction((n) => window.e2eGraph.graphState().selected === n, target.name, { timeout: 3000 });
     await canvas.screenshot({ path: path.join(outDir, 'graph-selected.png') });
+    const withoutParams = await page.evaluate(() => {
+      window.e2eGraph.update({ view: 'graph', stages: window.e2eStages, show_params: false });
+      return new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(window.e2eGraph.graphState().stages.map((s) => s.boxes.length)))));
+    });
+    const expected = await page.evaluate(() => window.e2eStages.map((s) => s.nodes.filter((n) => n.op !== 'get_attr').length));
+    assert(withoutParams.join() === expected.join(), `show_params: false shows ${withoutParams} boxes, expected ${expected}`);
+    await canvas.screenshot({ path: path.join(outDir, 'graph-no-params.png') });
     const inPrepare = await page.evaluate((n) => window.e2eStages[1].nodes.some((x) => x.name === n), target.name);
     assert(inPrepare, `${target.name} is not in the prepare stage`);
     const focused = await page.evaluate((n) => {

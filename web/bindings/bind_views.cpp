@@ -8,7 +8,7 @@
 //   M.set_view(v, 'histogram', { lo, hi, counts, range: { min, max, label }, clipped, log_y });
 //   M.set_view(v, 'line', { series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
 //   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
-//   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, value_label });
+//   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
 //     (or one stage: { nodes, edges, ... }; nodes and edges as gm.graph_view() returns them)
 //   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y,
 //                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
@@ -192,6 +192,7 @@ ptv::GraphViewData graph_from_js(const val& spec) {
   d.focus = strings(spec, "focus", w);
   d.hops = static_cast<int>(number_or(spec, "hops", 1, w));
   d.show_annotations = !spec["show_annotations"].isFalse();
+  d.show_params = !spec["show_params"].isFalse();
   d.value_label = string_or(spec, "value_label", w);
   return d;
 }

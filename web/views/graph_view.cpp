@@ -151,7 +151,7 @@ void GraphView::lay_out() {
     sl.local.assign(st.nodes.size(), -1);
     GraphLayoutInput in;
     for (size_t i = 0; i < st.nodes.size(); ++i) {
-      if (dist[i] < 0) continue;
+      if (dist[i] < 0 || (!data_.show_params && st.nodes[i].op == "get_attr")) continue;
       sl.local[i] = static_cast<int>(sl.shown.size());
       sl.shown.push_back(static_cast<int>(i));
       float w = 0;

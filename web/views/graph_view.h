@@ -5,7 +5,8 @@
 // shows the node's label, its name and (optionally) its annotation lines; hovering shows details
 // (op, target, shape, annotations, qparams lines given by the page); a click selects a node in
 // every stage; drag pans, the wheel zooms, a double click fits the view again.
-// Focus: with `focus` names, only nodes within `hops` edges of them are drawn.
+// Focus: with `focus` names, only nodes within `hops` edges of them are drawn; show_params = false
+// leaves out parameter (get_attr) nodes, which makes wide graphs readable at a glance.
 // The data is graph_view() of the engine (engine/graph/report.h) per stage; the layout is
 // graph_layout.h; nothing here knows quantization beyond the names it colours.
 #pragma once
@@ -43,6 +44,7 @@ struct GraphViewData {
   std::vector<std::string> focus;  // when not empty: only nodes within `hops` of these
   int hops = 1;
   bool show_annotations = true;
+  bool show_params = true;         // false: get_attr nodes (weights, biases, BN buffers) are not drawn
   std::string value_label;         // legend title for node values, e.g. "SQNR (dB)"
 };
 
