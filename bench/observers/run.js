@@ -49,55 +49,55 @@ function makeData(n) {
 }
 
 // ---- timing harness ---------------------------------------------------------------------------
+// One round: wall-clock per call (hrtime) and CPU time per call (process.cpuUsage, µs resolution;
+// time spent preempted by other processes is not in it).
 function timeRound(fn, { warmup, minCalls, minMs }) {
   for (let i = 0; i < warmup; i++) fn();
-  const ts = [];
+  const ts = [], cpu = [];
   const t0 = process.hrtime.bigint();
   while (ts.length < minCalls || Number(process.hrtime.bigint() - t0) / 1e6 < minMs) {
+    const c = process.cpuUsage();
     const a = process.hrtime.bigint();
     fn();
     ts.push(Number(process.hrtime.bigint() - a) / 1e6);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1e3);
   }
   ts.sort((p, q) => p - q);
-  return { min: ts[0], median: ts[ts.length >> 1], p90: ts[Math.floor(ts.length * 0.9)], calls: ts.length };
+  cpu.sort((p, q) => p - q);
+  return { min: ts[0], median: ts[ts.length >> 1], cpu: cpu[cpu.length >> 1], calls: ts.length };
 }
-// Lowest median and lowest minimum over the rounds (the minimum is the figure least disturbed by
-// other processes on a shared machine; both are printed).
-function time(fn, budget) {
-  let best = null;
+// Rounds run round-robin over all steps (so a burst of load from other processes hits every step
+// alike); per step the lowest minimum and the lowest median over the rounds (the minimum is the
+// figure least disturbed by a shared machine; both are printed).
+function timeAll(steps, budget) {
+  const best = {};
   for (let r = 0; r < rounds; r++) {
-    const t = timeRound(fn, budget);
-    if (!best) best = t;
-    else best = { min: Math.min(best.min, t.min), median: Math.min(best.median, t.median), p90: Math.min(best.p90, t.p90), calls: best.calls + t.calls };
+    for (const [name, fn] of Object.entries(steps)) {
+      const t = timeRound(fn, budget);
+      const b = best[name];
+      best[name] = !b ? t : { min: Math.min(b.min, t.min), median: Math.min(b.median, t.median), cpu: Math.min(b.cpu, t.cpu), calls: b.calls + t.calls };
+    }
   }
   return best;
 }
-const FORWARD = { warmup: 30, minCalls: 100, minMs: 1000 };
-const CALC = { warmup: 30, minCalls: 100, minMs: 1000 };
+const BUDGET = { warmup: 30, minCalls: 100, minMs: 1000 };
 
 // ---- wasm: our engine -----------------------------------------------------------------------------
-async function wasmSide(data) {
+async function loadWasm(data) {
   const js = join(buildDir, 'bench', 'bench_observers.js');
   if (!existsSync(js)) throw new Error(`${js} missing: build it with cmake --build ${buildDir} --target bench_observers`);
   const createBench = createRequire(import.meta.url)(js);
   const M = await createBench({ wasmBinary: readFileSync(js.replace(/\.js$/, '.wasm')) });
   const ptr = M._bench_input(data.length);
   M.HEAPF32.set(data, ptr >> 2);
-  M._bench_reset();
-  M._bench_forward();
-  const forward = time(() => M._bench_forward(), FORWARD);
-  M._bench_reset();
-  M._bench_forward();
-  let evaluations = 0;
-  const calculate = time(() => { evaluations = M._bench_calculate_qparams(); }, CALC);
-  const res = M._bench_result();
-  return { forward, calculate, scale: M.HEAPF32[res >> 2], zero_point: M.HEAP32[(res >> 2) + 1], evaluations };
+  return M;
 }
 
 // ---- plain JS: min/max pass + 2048-bin histogram pass ---------------------------------------------
-function jsSide(data) {
+function jsForward(data) {
   const hist = new Float64Array(BINS);
-  const forward = () => {
+  return () => {
     let mn = Infinity, mx = -Infinity;
     for (let i = 0; i < data.length; i++) {
       const v = data[i];
@@ -111,7 +111,6 @@ function jsSide(data) {
       hist[b]++;
     }
   };
-  return { forward: time(forward, FORWARD) };
 }
 
 // ---- torch 1.13 native (spawned) ----------------------------------------------------------------
@@ -132,18 +131,28 @@ function torchSide(data) {
 }
 
 // ---- report ---------------------------------------------------------------------------------------
-const ms = (t) => (t ? `${t.min.toFixed(3)} / ${t.median.toFixed(3)}` : '—');
-const ratio = (a, b) => (a && b ? `${(a.min / b.min).toFixed(1)}× / ${(a.median / b.median).toFixed(1)}×` : '—');
+const ms = (t) => (t ? `${t.min.toFixed(3)} / ${t.median.toFixed(3)} / ${t.cpu.toFixed(3)}` : '—');
+const ratio = (a, b) => (a && b ? `${(a.min / b.min).toFixed(1)}× / ${(a.median / b.median).toFixed(1)}× / ${(a.cpu / b.cpu).toFixed(1)}×` : '—');
 
 const data = makeData(N);
 const load0 = loadavg()[0];
-const wasm = await wasmSide(data);
-const js = jsSide(data);
+const M = await loadWasm(data);
+M._bench_reset();
+const t = timeAll({
+  wasmForward: () => M._bench_forward(),
+  jsForward: jsForward(data),
+  wasmCalculate: () => M._bench_calculate_qparams(),
+}, BUDGET);
+const res = M._bench_result();
+const wasm = { forward: t.wasmForward, calculate: t.wasmCalculate, scale: M.HEAPF32[res >> 2],
+               zero_point: M.HEAP32[(res >> 2) + 1], evaluations: M._bench_evaluations() };
+const js = { forward: t.jsForward };
 const torch = torchSide(data);
 console.log(`HistogramObserver, ${N.toLocaleString('en')} float32 (normal, ×8 outlier every 1000th), int8 affine, ${BINS} bins`);
 console.log(`node ${process.version}; torch ${torch.torch ?? `skipped (${torch.skipped})`}${torch.threads ? `, ${torch.threads} thread` : ''}; load average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}; ${rounds} rounds`);
 console.log('');
-console.log('times in ms as min / median; ratios as min / median (goals judged on the min ratio)');
+console.log('times in ms as wall min / wall median / median CPU time per call; ratios likewise');
+console.log('(goals judged on the CPU-time ratio: on a shared machine a long call is preempted more often than a short one)');
 console.log('');
 console.log('| step | ours (wasm) | torch 1.13 native | plain JS | torch / ours | JS / ours |');
 console.log('|---|---|---|---|---|---|');
@@ -157,8 +166,8 @@ if (torch.scale !== undefined) {
   console.log(`torch: scale ${Math.fround(torch.scale)} zero_point ${torch.zero_point} (${torch.evaluations} evaluations) — ${same ? 'identical' : 'DIFFERENT'}`);
 }
 const goals = [
-  ['forward ≥ 2× faster than torch', torch.forward && torch.forward.min / wasm.forward.min >= 2],
-  ['calculate_qparams ≥ 10× faster than torch', torch.calculate_qparams && torch.calculate_qparams.min / wasm.calculate.min >= 10],
-  ['forward ≥ 3× faster than plain JS', js.forward.min / wasm.forward.min >= 3],
+  ['forward ≥ 2× faster than torch', torch.forward && torch.forward.cpu / wasm.forward.cpu >= 2],
+  ['calculate_qparams ≥ 10× faster than torch', torch.calculate_qparams && torch.calculate_qparams.cpu / wasm.calculate.cpu >= 10],
+  ['forward ≥ 3× faster than plain JS', js.forward.cpu / wasm.forward.cpu >= 3],
 ];
 for (const [g, ok] of goals) console.log(`${ok ? 'met ' : 'MISS'}  ${g}`);

@@ -9,7 +9,8 @@
 #   calculate_qparams  — the same transcription's search (_non_linear_param_search + §1.2)
 #   forward_1_13_class — torch 1.13's own HistogramObserver.forward, for reference only (it is a
 #                        different algorithm, spec §10; its calculate_qparams is not comparable)
-# Each step: warm-up, then timed calls; the lowest minimum and the lowest median over the rounds.
+# Each step: warm-up, then timed calls; wall-clock min and median and the median thread CPU time per
+# call, each the lowest over the rounds.
 import json
 import os
 import statistics
@@ -34,13 +35,15 @@ def timed(fn, warmup, calls, rounds):
     for _ in range(rounds):
         for _ in range(warmup):
             fn()
-        ts = []
+        ts, cpu = [], []
         for _ in range(calls):
+            c0 = time.thread_time_ns()
             t0 = time.perf_counter_ns()
             fn()
             ts.append((time.perf_counter_ns() - t0) / 1e6)
+            cpu.append((time.thread_time_ns() - c0) / 1e6)
         ts.sort()
-        r = {"min": ts[0], "median": statistics.median(ts), "p90": ts[(len(ts) * 9) // 10], "calls": calls}
+        r = {"min": ts[0], "median": statistics.median(ts), "cpu": statistics.median(cpu), "calls": calls}
         best = r if best is None else {k: (min(best[k], r[k]) if k != "calls" else best[k] + r[k]) for k in r}
     return best
 

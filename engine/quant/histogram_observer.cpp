@@ -98,17 +98,9 @@ template <int W> Lanes<W> row_sum(const float* x, int64_t vectors) {
 }
 
 // ---- floor division and clamp, as torch's float32 div(rounding_mode="floor") and clamp ----------
-// fmod(a, b) for 0 < a < b·2^20 without fmod's bit loop: the double quotient of two floats floors to
-// the exact floor k (a float quotient that is not an integer sits at least 2^-24 below the next
-// one, far above double rounding), and a − k·b is exact in double and representable in float.
-float fmod_positive(float a, float b) {
-  const double k = std::floor(static_cast<double>(a) / static_cast<double>(b));
-  return static_cast<float>(static_cast<double>(a) - k * static_cast<double>(b));
-}
-
 float div_floor(float a, float b) {
   if (b == 0.0f) return a / b;
-  const float mod = (a > 0.0f && b > 0.0f && a < b * 0x1p20f) ? fmod_positive(a, b) : std::fmod(a, b);
+  const float mod = std::fmod(a, b);
   float div = (a - mod) / b;
   if (mod != 0.0f && (b < 0.0f) != (mod < 0.0f)) div -= 1.0f;
   if (div == 0.0f) return std::copysign(0.0f, a / b);
@@ -117,15 +109,25 @@ float div_floor(float a, float b) {
   return floordiv;
 }
 
-// clamp(div_floor(offset, width), 0, top). For width > 0, offsets at or below 0 give 0 (or -0, a
-// sign no later step can see) and quotients past top + 2 give top, so those skip the division.
-float dst_bin(float offset, float width, float top) {
-  if (width > 0.0f && offset == offset) {
-    if (offset <= 0.0f) return 0.0f;
-    if (offset / width >= top + 2.0f) return top;
+// clamp(div_floor(offset, width), 0, top), the destination bin of an offset. For width > 0 and
+// top < 2^20 it takes a shortcut with the same value: offsets at or below 0 give 0 (or -0, a sign no
+// later step can see); offsets at or past f32(width · (top + 2)) give top; otherwise, with
+// 0 < offset / width < 2^20, div_floor is exactly floor(offset / width) (fmod is exact and the
+// rounded (offset − fmod) / width stays within 1/8 of it), and the floor of the double quotient is
+// that floor (a float quotient that is not an integer sits at least 2^-24 from one).
+struct DstBin {
+  float width, top, limit;
+  bool shortcut;
+  DstBin(float w, float t) : width(w), top(t), limit(w * (t + 2.0f)), shortcut(w > 0.0f && t < 0x1p20f) {}
+  float operator()(float offset) const {
+    if (shortcut && offset == offset) {
+      if (offset <= 0.0f) return 0.0f;
+      if (offset >= limit) return top;
+      return std::min(static_cast<float>(std::floor(static_cast<double>(offset) / width)), top);
+    }
+    return std::min(std::max(div_floor(offset, width), 0.0f), top);
   }
-  return std::min(std::max(div_floor(offset, width), 0.0f), top);
-}
+};
 
 // ---- input scan ------------------------------------------------------------------------------------
 // min / max ignoring NaN (infinities included), and whether a NaN was seen.
@@ -484,6 +486,7 @@ double HistogramObserver::quant_error(int64_t next_start_bin, int64_t next_end_b
   const float half = static_cast<float>(dst_bin_width / 2), neg_half = static_cast<float>(-dst_bin_width / 2);
   const float top = static_cast<float>(dst_nbins() - 1);
   const float half_cube = half * half * half, neg_half_cube = neg_half * neg_half * neg_half;
+  const DstBin dst_bin(dw, top);
   const float whole_bin = (half_cube - neg_half_cube) / 3.0f;  // _get_norm(-dw/2, dw/2) before density
   const float* hist = histogram_.data<float>();
   // An empty bin's terms are 0 · (finite) and sum to +0 whenever the cubes cannot overflow: every
@@ -491,13 +494,18 @@ double HistogramObserver::quant_error(int64_t next_start_bin, int64_t next_end_b
   // are skipped; their +0 leaves torch's sum unchanged.
   const bool empty_bins_add_zero = bw > 0.0f && bin_width * static_cast<double>(nbins) < 1e12;
   std::vector<float> norm(static_cast<size_t>(nbins), 0.0f);
+#ifdef __clang__
+  // Vectorized, this loop would evaluate DstBin's rare fmod branch for every lane (wasm has no vector
+  // fmod: four libcalls per vector), which made it ~20× slower than scalar.
+#pragma clang loop vectorize(disable)
+#endif
   for (int64_t i = 0; i < nbins; ++i) {
     if (hist[i] == 0.0f && empty_bins_add_zero) continue;
     const float begin = static_cast<float>(i - next_start_bin) * bw;
     const float end = begin + bw;
-    const float dst_begin = dst_bin(begin, dw, top);
+    const float dst_begin = dst_bin(begin);
     const float dst_begin_center = (dst_begin + 0.5f) * dw;
-    const float dst_end = dst_bin(end, dw, top);
+    const float dst_end = dst_bin(end);
     const float density = hist[i] / bw;
     const float delta_begin = begin - dst_begin_center;
     const float first = density * ((half_cube - delta_begin * delta_begin * delta_begin) / 3.0f);
