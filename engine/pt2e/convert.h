@@ -20,7 +20,8 @@
 //    by a get_attr of the int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
 // 4. dead code and unused submodules are removed.
 // The dtype argument of these ops is an int: dtype_code(DType) (the graph IR has no dtype literal).
-// use_reference_representation (§5.8) is not implemented: NotImplementedError.
+// Not done: _fold_conv_bn_qat (§5.4; QAT graphs keep their batch_norm nodes) and
+// use_reference_representation (§5.8, NotImplementedError).
 #pragma once
 #include <cstdint>
 
