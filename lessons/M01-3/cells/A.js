@@ -36,7 +36,7 @@ check(pT.n_obs === pC.n_obs && pC.n_obs === qat.n_obs && pT.n_qdq === pC.n_qdq &
 check(pT.types.includes('MinMaxObserver') && pC.types.includes('PerChannelMinMaxObserver') && !pC.types.includes('MinMaxObserver'),
   tr('is_per_channel only swaps the weight observer: MinMaxObserver → PerChannelMinMaxObserver', 'is_per_channel 只換掉 weight 的 observer：MinMaxObserver → PerChannelMinMaxObserver'));
 check(qat.types.join() === 'FusedMovingAvgObsFakeQuantize', tr('is_qat puts a FusedMovingAvgObsFakeQuantize everywhere', 'is_qat 在每個位置都放 FusedMovingAvgObsFakeQuantize'));
-check(dyn.n_obs < pC.n_obs && dyn.types.join() === 'PerChannelMinMaxObserver,PlaceholderObserver' && dyn.n_qdq < pC.n_qdq,
-  tr('is_dynamic leaves far fewer observers (a per-channel weight observer and a PlaceholderObserver) and q/dq nodes', 'is_dynamic 的 observer（一個 per-channel weight observer 和一個 PlaceholderObserver）與 q/dq 都少得多'));
+check(dyn.n_obs === dyn.types.length && dyn.types.join() === 'PerChannelMinMaxObserver,PlaceholderObserver' && dyn.n_qdq < pC.n_qdq,
+  tr('is_dynamic leaves two observers (one per-channel weight observer, one PlaceholderObserver) and far fewer q/dq nodes', 'is_dynamic 只剩兩個 observer（一個 per-channel weight observer、一個 PlaceholderObserver），q/dq 也少得多'));
 check(Math.abs(pT.sqnr - pC.sqnr) < 0.5, tr('per-tensor and per-channel weights give SQNRs within 0.5 dB of each other', 'per-tensor 與 per-channel weight 的 SQNR 相差不到 0.5 dB'));
 check(dyn.sqnr > pC.sqnr, tr('is_dynamic scores the highest SQNR (section C says why)', 'is_dynamic 的 SQNR 最高（原因見 C 段）'));
