@@ -10,15 +10,17 @@ const ways = {
   output: byName((gm) => gm.annotate('x', new pt.QuantizationAnnotation({ output_qspec: state.act(), _annotated: true }))),
   edge: byName((gm) => gm.annotate('conv2d', new pt.QuantizationAnnotation({ input_qspec_map: [['x', state.act()]], _annotated: true }))),
 };
-const rows = [], res = {};
+const rows = [], res = {}, stages = [];
 for (const [label, Q] of Object.entries(ways)) {
   const p = pt.prepare_pt2e(state.ex('residual'), new Q());
   const t = pt.observer_placement_table(p).rows;
+  stages.push({ title: label === 'output' ? 'output_qspec on x' : 'input_qspec_map {x: spec} on conv2d', ...p.graph_view() });
   const add = p.nodes.find((n) => state.isOp(n, 'add') || n.target === 'aten.add.Tensor');
   res[label] = { t, addReads: add.args.map((a) => a.node) };
   rows.push([label === 'output' ? 'output_qspec on x' : 'input_qspec_map {x: spec} on conv2d', t.length, t.map((r) => `${r[0]}: ${r[2]} → ${r[3]}`).join('; '), res[label].addReads.join(', ')]);
 }
 show.table([ctx.tr({ en: 'label', 'zh-TW': '標籤' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observer: from → to', 'zh-TW': 'observer：從 → 到' }), ctx.tr({ en: 'add reads', 'zh-TW': 'add 讀的是' })], rows);
+show.view('graph', { title: ctx.tr({ en: 'residual block: an output label on x vs an edge label x → conv2d', 'zh-TW': 'residual block：x 的輸出標籤 vs x → conv2d 的邊標籤' }), stages, focus: ['x'], hops: 2, show_params: false });
 const obsNames = (l) => res[l].t.map((r) => r[0]);
 check(res.output.t.length === 1 && res.output.t[0][3].split(', ').length === 2 && res.output.addReads.some((a) => obsNames('output').includes(a)),
   { en: 'output label: one observer after x, read by both of x\'s users (conv2d and add)', 'zh-TW': '輸出標籤：x 後面一個 observer，x 的兩個使用者（conv2d 和 add）都讀它' });

@@ -6,7 +6,7 @@ const edgeSpecs = {
   'int8 affine, MinMaxObserver': () => minmax({ dtype: 'int8', quant_min: -128, quant_max: 127, qscheme: 'per_tensor_affine' }),
   'uint8 affine, MinMaxObserver': () => minmax({ dtype: 'uint8', quant_min: 0, quant_max: 255, qscheme: 'per_tensor_affine' }),
 };
-const rows = [], path = {};
+const rows = [], path = {}, stages = [];
 for (const [label, spec] of Object.entries(edgeSpecs)) {
   class Q extends pt.Quantizer {
     annotate(gm) {
@@ -23,10 +23,12 @@ for (const [label, spec] of Object.entries(edgeSpecs)) {
   const p = pt.prepare_pt2e(state.ex('residual'), new Q());
   p.forward(pt.randn([2, 8, 16, 16]));
   const t = pt.observer_placement_table(p).rows;
+  stages.push({ title: label.split(',')[0], ...p.graph_view() });
   path[label] = t;
   rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
 }
 show.table([ctx.tr({ en: 'edge spec on relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 邊上的規格' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'path relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 的路徑' })], rows);
+show.view('graph', { title: ctx.tr({ en: 'relu → conv2d_1: merged (same fields) or chained (different dtype)', 'zh-TW': 'relu → conv2d_1：合併（欄位相同）或串接（dtype 不同）' }), stages, focus: ['relu'], hops: 3, show_params: false });
 const [same, other] = Object.values(path);
 check(same.length === 1 && same[0][1] === 'HistogramObserver',
   { en: 'matching fields merge: one observer, built from the spec seen first (the relu output\'s Histogram) — the observer class is not compared', 'zh-TW': '欄位相符就合併：只有一個 observer，用先看到的規格（relu 輸出的 Histogram）建立——observer 類別不列入比較' });

@@ -28,6 +28,8 @@ const table = pt.observer_placement_table(prepared);
 show.table(table.headers.slice(0, 4), table.rows.map((r) => r.slice(0, 4)),
   ctx.tr({ en: 'Observers after prepare_pt2e', 'zh-TW': 'prepare_pt2e 之後的 observer' }));
 
+show.view('graph', { title: ctx.tr({ en: 'conv_relu: the labels, then the observers they became', 'zh-TW': 'conv_relu：先是標籤，再來是標籤變成的 observer' }),
+  stages: [{ title: 'annotate', ...labelled.graph_view() }, { title: 'prepare_pt2e', ...prepared.graph_view() }] });
 const observers = pt.observer_nodes(prepared);
 const conv = prepared.nodes.find((n) => state.isOp(n, 'conv2d'));
 const bias = prepared.node(conv.args[2].node);
