@@ -15,6 +15,12 @@ Object.assign(state, { gm2, q2 });
 check([...left].sort().join() === 'cat,max_pool2d', tr('exactly cat and max_pool2d are left unannotated', '沒被標註的恰好是 cat 和 max_pool2d'));
 check(!t.rows.some((r) => left.includes(r[0])) && ['conv2d', 'relu', 'add', 'mean'].every((n) => t.rows.some((r) => r[0] === n)),
   tr('the table lists conv, relu, mean and add, but neither of the two', '表上有 conv、relu、mean、add，卻沒有那兩個'));
-check(!('source_fn_stack' in cat.meta), tr('cat\'s node carries no source_fn_stack, which the test-copy quantizer looks for', 'cat 的 node 沒有 source_fn_stack，而測試版 quantizer 正是靠它找 cat'));
+// The same graph under ExecuTorch's XNNPACKQuantizer, which matches cat by node.target.
+const et = gm2.clone();
+new pt.executorch.XNNPACKQuantizer().set_global(pt.executorch.get_symmetric_quantization_config({ is_per_channel: true })).annotate(et);
+const etRows = pt.annotation_table(et).rows.filter((r) => left.includes(r[0]));
+show.table(['ExecuTorch: node', 'target', 'input_qspec_map', 'output_qspec'], etRows);
+check(pt.unannotated_ops(et).length === 0 && etRows.length === left.length,
+  tr('ExecuTorch\'s XNNPACKQuantizer labels both on the same graph: the gap is the test copy\'s', 'ExecuTorch 的 XNNPACKQuantizer 在同一張圖上兩個都有標：缺口出在測試版'));
 check(t.rows.find((r) => r[0] === 'conv2d')?.[3] === 'NoneType' && t.rows.find((r) => r[0] === 'relu')?.[3] === 'Spec',
   tr('conv2d\'s output has no spec; the relu after it has one (conv + relu is one pattern)', 'conv2d 的輸出沒有規格，後面的 relu 有（conv + relu 是一組）'));

@@ -26,3 +26,9 @@ print([n.name for n in annotated.graph.nodes
        if n.op == "call_function" and "quantization_annotation" not in n.meta])
 cat = next(n for n in gm2.graph.nodes if n.name == "cat")
 print("source_fn_stack" in cat.meta)            # False on torch 2.14
+
+# ExecuTorch's quantizer matches cat by node.target
+from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+    XNNPACKQuantizer as ETXNNPACKQuantizer, get_symmetric_quantization_config as et_config)
+et = ETXNNPACKQuantizer().set_global(et_config(is_per_channel=True)).annotate(copy.deepcopy(gm2))
+print([n.name for n in et.graph.nodes if n.name in ("cat", "max_pool2d") and "quantization_annotation" in n.meta])
