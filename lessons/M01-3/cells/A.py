@@ -3,7 +3,25 @@ from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, prepare_qat_pt
 from torchao.quantization.utils import compute_error          # SQNR in dB
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
-# TinyConvNet as in the zoo; `calibration` is your own list of (N, 3, 16, 16) batches (256 samples, 32 per batch)
+class TinyConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        conv = lambda i, o: torch.nn.Conv2d(i, o, 3, padding=1, bias=False)
+        self.conv1, self.bn1 = conv(3, 16), torch.nn.BatchNorm2d(16)
+        self.conv2, self.bn2 = conv(16, 16), torch.nn.BatchNorm2d(16)
+        self.conv3, self.bn3 = conv(16, 16), torch.nn.BatchNorm2d(16)
+        self.conv4, self.bn4 = conv(16, 32), torch.nn.BatchNorm2d(32)
+        self.fc = torch.nn.Linear(32, 4)
+
+    def forward(self, x):
+        F = torch.nn.functional
+        x = F.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
+        y = self.bn3(self.conv3(torch.relu(self.bn2(self.conv2(x)))))
+        x = F.max_pool2d(torch.relu(y + x), 2)
+        x = torch.relu(self.bn4(self.conv4(x)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+# `calibration`: your own list of (N, 3, 16, 16) batches, 256 samples in batches of 32
 torch.manual_seed(0)
 model = TinyConvNet().eval()
 ex = (torch.randn(8, 3, 16, 16),)
