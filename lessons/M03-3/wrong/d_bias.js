@@ -17,6 +17,6 @@ class MyQuantizer extends pt.Quantizer {
   validate(gm) {}
 }
 state.MyQuantizer = MyQuantizer;
-const p = pt.prepare_pt2e(state.ex('conv_relu'), new MyQuantizer());
-show.text(p.code);
-check(pt.observer_nodes(p).length > 0, { en: `state.MyQuantizer runs: ${pt.observer_nodes(p).length} observers on conv_relu (the grading cell checks where)`, 'zh-TW': `state.MyQuantizer 可以執行：conv_relu 上有 ${pt.observer_nodes(p).length} 個 observer（位置由評分 cell 檢查）` });
+const p = pt.prepare_pt2e(state.ex('residual'), new MyQuantizer());
+show.view('graph', { title: ctx.tr({ en: 'your quantizer on the residual block', 'zh-TW': '你的 Quantizer 用在 residual block 上' }), stages: [{ title: 'prepare_pt2e', ...p.graph_view() }], show_params: false });
+check(pt.observer_nodes(p).length > 0, { en: `state.MyQuantizer runs: ${pt.observer_nodes(p).length} observers on the residual block (the grading cell checks where)`, 'zh-TW': `state.MyQuantizer 可以執行：residual block 上有 ${pt.observer_nodes(p).length} 個 observer（位置由評分 cell 檢查）` });

@@ -13,13 +13,16 @@ const setups = {
   "set_module_name('fc1', cfg)": () => new pt.XNNPACKQuantizer().set_module_name('fc1', state.cfg),
   "set_module_name('fc2', cfg)": () => new pt.XNNPACKQuantizer().set_module_name('fc2', state.cfg),
 };
-const rows = [], res = {};
+const rows = [], res = {}, stages = [];
 for (const [label, make] of Object.entries(setups)) {
-  const t = pt.observer_placement_table(pt.prepare_pt2e(state.ex('mlp'), make())).rows;
+  const p = pt.prepare_pt2e(state.ex('mlp'), make());
+  const t = pt.observer_placement_table(p).rows;
+  stages.push({ title: label.replace(', cfg', ''), ...p.graph_view() });
   res[label] = t;
   rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
 }
 show.table(['XNNPACKQuantizer()', ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observed: from → to', 'zh-TW': '有 observer 的位置：從 → 到' })], rows);
+show.view('graph', { title: ctx.tr({ en: 'the MLP after prepare_pt2e, three settings', 'zh-TW': '三種設定下 prepare_pt2e 之後的 MLP' }), stages, show_params: false });
 state.global = res['set_global(cfg)'];
 const has = (t, from) => t.some((r) => r[2] === from);
 const [g, f1, f2] = Object.values(res);
