@@ -43,14 +43,21 @@ test('XNNPACKQuantizer on the residual block: the op changes of seed M01-2', () 
   const changed = pt.diff_ops(gm, prepared).filter((r) => r.delta !== 0).map((r) => [r.op, r.delta]);
   assert.deepEqual(changed, [['<module:HistogramObserver>', 4], ['<module:PerChannelMinMaxObserver>', 2], ['batch_norm', -2]]);
   assert.deepEqual(prepared.node('conv2d').users, ['relu'], 'conv2d feeds relu directly (conv+relu is one pattern)');
+  const obsX = prepared.observer('activation_post_process_0');
+  assert.equal(obsX.config.type, 'HistogramObserver');
+  assert.ok(obsX instanceof pt.HistogramObserver);
+  assert.ok(!obsX.is(prepared.observer('activation_post_process_2')));
+  assert.throws(() => prepared.observer('conv2d'), (e) => e.name === 'ValueError' && /not an observer/.test(e.message));
   assert.equal(pt.count_ops(gm).batch_norm, 2, 'prepare_pt2e leaves its input as it was');
   for (let i = 0; i < 2; i++) prepared.forward(pt.randn([2, 8, 16, 16]));
+  const { scale, zero_point } = obsX.calculate_qparams();  // the graph's own instance saw the calibration
   const converted = pt.convert_pt2e(prepared);
   const delta = Object.fromEntries(pt.diff_ops(prepared, converted).filter((r) => r.delta !== 0).map((r) => [r.op, r.delta]));
   assert.deepEqual(delta, { '<module:HistogramObserver>': -4, '<module:PerChannelMinMaxObserver>': -2,
     dequantize_per_channel: 2, dequantize_per_tensor: 5, quantize_per_tensor: 4 });
   const qx = converted.nodes.find((n) => n.target.startsWith('quantized_decomposed.quantize_per_tensor') && n.args[0].node === 'x');
   assert.equal(qx.users.length, 2, "x's quantize feeds two dequantizes (DuplicateDQPass)");
+  assert.deepEqual(qx.args.slice(1, 3), [scale[0], zero_point[0]], "convert bakes in x's observer's qparams");
   const x = pt.randn([2, 8, 16, 16]);
   assert.ok(pt.sqnr(gm.forward(x), converted.forward(x)) > 20, 'the converted graph computes nearly what the float one does');
 });

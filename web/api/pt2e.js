@@ -71,6 +71,8 @@ export function installPt2e(pt, M, tools) {
     if (a.output_qspec) pt.annotate_output_qspec(this, node, a.output_qspec);
     call(M.set_annotation_flags, this.handle, nodeName(node), { _annotated: a._annotated, allow_implicit_sharing: a.allow_implicit_sharing });
   };
+  // The observer (or fake-quantize) object behind an observer node of a prepared graph.
+  pt.GraphModule.prototype.observer = function observer(node) { return pt.wrapObserver(call(M.observer_of, this.handle, nodeName(node))); };
   pt.GraphModule.prototype.annotation = function annotation(node) { return call(M.get_node_annotation, this.handle, nodeName(node)); };
 
   pt.get_symmetric_quantization_config = (opts = {}) => call(M.get_symmetric_quantization_config, opts);

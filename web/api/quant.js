@@ -16,15 +16,23 @@ export function installQuant(pt, M, tools) {
     return t.handle;
   };
 
+  const adopt = Symbol('adopt');
+  let adopting = null;
   class ObserverBase {
     #handle;
     constructor(kwargs = {}) {
-      if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) {
-        throw new pt.errors.TypeError(`${this.constructor.name}(): keyword arguments must be a plain object`);
+      if (kwargs === adopt) {
+        this.#handle = adopting;  // pt.wrapObserver: an engine-made instance (e.g. inside a prepared graph)
+      } else {
+        if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) {
+          throw new pt.errors.TypeError(`${this.constructor.name}(): keyword arguments must be a plain object`);
+        }
+        this.#handle = call(M.make_observer, this.constructor.className, kwargs);
       }
-      this.#handle = call(M.make_observer, this.constructor.className, kwargs);
       own(this, this.#handle);
     }
+    // True when both objects are the same engine instance (shared observers after prepare_pt2e).
+    is(other) { return other instanceof ObserverBase && this.handle.same_instance(other.handle); }
     get handle() {
       if (this.#handle.isDeleted()) throw new pt.RuntimeError('this observer was freed');
       return this.#handle;
@@ -71,6 +79,11 @@ export function installQuant(pt, M, tools) {
     pt[name] = cls;
   }
   pt.ObserverBase = ObserverBase;
+  pt.wrapObserver = (handle) => {
+    const cls = pt[handle.config().type] ?? ObserverBase;
+    adopting = handle;
+    try { return new cls(adopt); } finally { adopting = null; }
+  };
 
   const num = (fn, v, a) => check.number(fn, v, a);
   const int = (fn, v, a) => check.integer(fn, v, a);

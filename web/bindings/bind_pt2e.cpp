@@ -17,6 +17,8 @@
 
 #include "common.h"
 #include "graph_handles.h"
+#include "observer_handle.h"
+#include "pt2e/observer_module.h"
 #include "pt2e/convert.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizer.h"
@@ -345,6 +347,16 @@ GraphModuleHandle convert(const GraphModuleHandle& gm, bool use_reference_repres
       [&] { return GraphModuleHandle::own(pt::convert_pt2e(gm.get(), use_reference_representation, fold_quantize)); });
 }
 
+// The observer instance behind an observer node of a prepared graph (shared, so it sees calibration).
+ptjs::ObserverHandle observer_of(const GraphModuleHandle& h, const std::string& name) {
+  return ptjs::guarded([&] {
+    pt::GraphModule& gm = h.get();
+    auto obs = pt::get_observer_ptr(gm, node_named(gm, name, "observer"));
+    if (!obs) throw pt::ValueError("observer: node '" + name + "' is not an observer node");
+    return ptjs::ObserverHandle(obs);
+  });
+}
+
 // quantizer.annotate(gm) alone, in place (the seed's look at annotations before prepare).
 void annotate(const GraphModuleHandle& gm, const val& desc) {
   ptjs::guarded([&] {
@@ -409,6 +421,7 @@ EMSCRIPTEN_BINDINGS(pt_pt2e) {
   function("get_default_x86_inductor_quantization_config", &get_default_x86_inductor_quantization_config);
   function("prepare", &prepare);
   function("convert", &convert);
+  function("observer_of", &observer_of);
   function("annotate", &annotate);
   function("annotate_input_qspec_map", &annotate_input_qspec_map);
   function("annotate_output_qspec", &annotate_output_qspec);

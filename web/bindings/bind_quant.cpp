@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common.h"
+#include "observer_handle.h"
 #include "core/distributions.h"
 #include "quant/fake_quantize.h"
 #include "quant/observer.h"
@@ -78,19 +79,7 @@ val qparams_to_js(const pt::QParams& qp) {
   return o;
 }
 
-// One handle type for every observer and fake-quantize class.
-class Observer {
- public:
-  Observer() = default;
-  explicit Observer(std::unique_ptr<pt::ObserverBase> o) : impl_(std::move(o)) {}
-  pt::ObserverBase& impl() const {
-    if (!impl_) throw pt::RuntimeError("observer was not constructed");
-    return *impl_;
-  }
-
- private:
-  std::shared_ptr<pt::ObserverBase> impl_;
-};
+using Observer = ptjs::ObserverHandle;
 
 pt::FakeQuantizeBase& as_fake_quant(const Observer& o, const char* method) {
   auto* fq = dynamic_cast<pt::FakeQuantizeBase*>(&o.impl());
@@ -149,6 +138,7 @@ void set_flag(Observer& o, const std::string& which, bool on) {
     return 0;
   });
 }
+bool same_instance(const Observer& a, const Observer& b) { return a.identity() && a.identity() == b.identity(); }
 val observer_names() {
   val arr = val::array();
   for (const std::string& n : pt::observer_names()) arr.call<void>("push", n);
@@ -216,7 +206,8 @@ EMSCRIPTEN_BINDINGS(pt_quant) {
       .function("buffer", &buffer)
       .function("buffer_names", &buffer_names)
       .function("config", &config)
-      .function("set_flag", &set_flag);
+      .function("set_flag", &set_flag)
+      .function("same_instance", &same_instance);
   function("make_observer", &make);
   function("observer_names", &observer_names);
   function("quantize_per_tensor", &quantize_per_tensor);
