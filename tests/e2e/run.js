@@ -523,6 +523,25 @@ try {
     return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike`;
   });
 
+  // Printed, not asserted (timings are measured, never tested): a fresh browser context (empty cache)
+  // opens ?lesson=M01 and waits until the last of its cells has run and shown its checks.
+  await test('time to the first interactive lesson (M01, cold cache) is printed', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const fresh = await context.newPage();
+      fresh.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      const index = JSON.parse(await readRepoText('lessons/M01/lesson.json'));
+      const last = index.cells[index.cells.length - 1].id;
+      const t0 = Date.now();
+      await fresh.goto(`${server.url}?lesson=M01`);
+      await fresh.waitForSelector(`section.cell[data-cell="${last}"] ul.checks`, { timeout: 30000 });
+      const ms = Date.now() - t0;
+      return `${ms} ms from navigation to M01's last cell checked (goal < 1500 ms)`;
+    } finally {
+      await context.close();
+    }
+  });
+
   await test('no console errors', async () => {
     assert(consoleErrors.length === 0, consoleErrors.slice(0, 3).join(' | '));
   });
