@@ -153,6 +153,18 @@ bool is_valid_annotation(const QuantizationAnnotation* a) {
   return !a->input_qspec_map.empty() || a->output_qspec.has_value();
 }
 
+bool is_annotated(const std::vector<Node*>& nodes) {
+  return std::any_of(nodes.begin(), nodes.end(), [](const Node* n) {
+    const QuantizationAnnotation* a = get_annotation(n);
+    return a && a->_annotated;
+  });
+}
+
+void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
+  for (Node* n : nodes)
+    if (n) ensure_annotation(n)._annotated = true;
+}
+
 void annotate_input_qspec_map(Node* node, Node* input_node, OptionalQSpec qspec) {
   if (qspec) validate_spec(*qspec);
   ensure_annotation(node).set_input_qspec(input_node, std::move(qspec));

@@ -133,6 +133,10 @@ QuantizationAnnotation* get_annotation(Node* node);              // nullptr when
 const QuantizationAnnotation* get_annotation(const Node* node);
 QuantizationAnnotation& ensure_annotation(Node* node);           // creates an empty one if missing
 bool is_valid_annotation(const QuantizationAnnotation* a);       // not null and has some spec
+// torchao's _is_annotated / _mark_nodes_as_annotated: any node of a pattern already claimed (by
+// `_annotated`), and claiming a whole pattern (null entries are skipped).
+bool is_annotated(const std::vector<Node*>& nodes);
+void mark_nodes_as_annotated(const std::vector<Node*>& nodes);
 
 // torchao helpers: create the annotation if missing, otherwise edit it in place; `_annotated` untouched.
 void annotate_input_qspec_map(Node* node, Node* input_node, OptionalQSpec qspec);

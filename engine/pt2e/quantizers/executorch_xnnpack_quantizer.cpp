@@ -37,18 +37,6 @@ Node* node_arg(const Node* n, size_t i) { return i < n->args().size() ? n->args(
 
 const Shape* shape_of(const Node* n) { return n && n->meta.val ? &n->meta.val->shape : nullptr; }
 
-bool is_annotated(const std::vector<Node*>& nodes) {
-  return std::any_of(nodes.begin(), nodes.end(), [](const Node* n) {
-    const QuantizationAnnotation* a = get_annotation(n);
-    return a && a->_annotated;
-  });
-}
-
-void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
-  for (Node* n : nodes)
-    if (n) ensure_annotation(n)._annotated = true;
-}
-
 bool passes(const NodeFilter& filter, const std::vector<Node*>& nodes) {
   return !filter || std::all_of(nodes.begin(), nodes.end(), [&](const Node* n) { return filter(n); });
 }

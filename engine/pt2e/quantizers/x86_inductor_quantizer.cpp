@@ -91,7 +91,8 @@ void annotate_nodes_not_quantize(const std::vector<Node*>& nodes) {
   for (Node* n : nodes) set_x86(n, {}, false);
 }
 
-void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
+// _mark_nodes_as_annotated with an X86InductorQuantizationAnnotation where a node has none yet.
+void mark_x86_nodes_as_annotated(const std::vector<Node*>& nodes) {
   for (Node* n : nodes) {
     if (!n->meta.quantization_annotation) n->meta.quantization_annotation = std::make_shared<X86InductorQuantizationAnnotation>();
     ensure_annotation(n)._annotated = true;
@@ -177,7 +178,7 @@ void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Fi
     } else {
       set_x86(add, {{extra, input_act(config)}}, true, output_act(config));
     }
-    mark_nodes_as_annotated(m);
+    mark_x86_nodes_as_annotated(m);
   }
 }
 
@@ -193,7 +194,7 @@ void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filt
       set_x86(last, {}, true, output_act(config));
     else
       annotate_nodes_not_quantize({last});
-    mark_nodes_as_annotated(m);
+    mark_x86_nodes_as_annotated(m);
   }
 }
 

@@ -62,18 +62,6 @@ bool is_conv_transpose(const Node* n) {
 
 Node* arg_node(const Node* n, size_t i) { return i < n->args().size() ? n->args()[i].node() : nullptr; }
 
-bool is_annotated(const std::vector<Node*>& nodes) {
-  return std::any_of(nodes.begin(), nodes.end(), [](const Node* n) {
-    const QuantizationAnnotation* a = get_annotation(n);
-    return a && a->_annotated;
-  });
-}
-
-void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
-  for (Node* n : nodes)
-    if (n) ensure_annotation(n)._annotated = true;
-}
-
 bool filtered_out(const NodeFilter& filter, const std::vector<Node*>& nodes) {
   return filter && std::any_of(nodes.begin(), nodes.end(), [&](const Node* n) { return !filter(n); });
 }
