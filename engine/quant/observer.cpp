@@ -7,12 +7,8 @@
 #include <limits>
 
 #include "quant/fake_quantize.h"
-#include "quant/quantize.h"
-
-#if __has_include("quant/histogram_observer.h")
 #include "quant/histogram_observer.h"
-#define PT_HAVE_HISTOGRAM_OBSERVER 1
-#endif
+#include "quant/quantize.h"
 
 namespace pt {
 
@@ -89,10 +85,8 @@ std::vector<ObserverClass>& registry() {
         // The fake-quantize classes forward unknown kwargs to their observer, which checks them.
         {"FakeQuantize", construct<FakeQuantize>, all},
         {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, all},
+        histogram_observer_class(),
     };
-#ifdef PT_HAVE_HISTOGRAM_OBSERVER
-    v.push_back(histogram_observer_class());
-#endif
     return v;
   }();
   return classes;

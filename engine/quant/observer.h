@@ -18,7 +18,7 @@
 //
 // Registry: register_observer adds a class at run time. HistogramObserver lives in
 // histogram_observer.{h,cpp}; that header declares `ObserverClass histogram_observer_class();`,
-// which the built-in table calls when the header exists, so a static-library link always keeps it.
+// which the built-in table calls, so a static-library link always keeps it.
 //
 // Errors follow PyTorch: an unsupported qscheme for the class is NotImplementedError, a bad range
 // or a bad dtype is ValueError, a ch_axis outside the input's dims is IndexError. Input data: empty
