@@ -11,10 +11,14 @@
 #include "graph/passes.h"
 #include "graph/report.h"
 #include "pt2e/observer_module.h"
+#include "annotation_checks.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizers/executorch_xnnpack_quantizer.h"
 
 using namespace pt;
+using pt::test::input_spec;
+using pt::test::is_shared;
+using pt::test::is_spec;
 
 namespace {
 
@@ -39,22 +43,6 @@ const QuantizationAnnotation& ann(const GraphModule& gm, const std::string& node
   const QuantizationAnnotation* a = get_annotation(n);
   REQUIRE(a != nullptr);
   return *a;
-}
-
-const OptionalQSpec& input_spec(const GraphModule& gm, const std::string& node, const std::string& input) {
-  const OptionalQSpec* s = ann(gm, node).input_qspec(gm.graph.find(input));
-  REQUIRE(s != nullptr);
-  return *s;
-}
-
-bool is_spec(const OptionalQSpec& s, const std::optional<QuantizationSpec>& expected) {
-  if (!expected) return !s.has_value();
-  return s && std::holds_alternative<QuantizationSpec>(*s) && std::get<QuantizationSpec>(*s) == *expected;
-}
-
-bool is_shared(const OptionalQSpec& s, const EdgeOrNode& target) {
-  return s && std::holds_alternative<SharedQuantizationSpec>(*s) &&
-         std::get<SharedQuantizationSpec>(*s).edge_or_node == target;
 }
 
 std::set<std::string> unannotated_names(const GraphModule& gm) {

@@ -11,10 +11,14 @@
 #include "graph/passes.h"
 #include "graph/report.h"
 #include "pt2e/observer_module.h"
+#include "annotation_checks.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizers/x86_inductor_quantizer.h"
 
 using namespace pt;
+using pt::test::input_spec;
+using pt::test::is_shared;
+using pt::test::is_spec;
 
 namespace {
 
@@ -45,22 +49,6 @@ std::vector<std::string> input_names(const GraphModule& gm, const std::string& n
   std::vector<std::string> out;
   for (const auto& [n, spec] : ann(gm, node).input_qspec_map) out.push_back(n->name);
   return out;
-}
-
-const OptionalQSpec& input_spec(const GraphModule& gm, const std::string& node, const std::string& input) {
-  const OptionalQSpec* s = ann(gm, node).input_qspec(gm.graph.find(input));
-  REQUIRE(s != nullptr);
-  return *s;
-}
-
-bool is_spec(const OptionalQSpec& s, const std::optional<QuantizationSpec>& expected) {
-  if (!expected) return !s.has_value();
-  return s && std::holds_alternative<QuantizationSpec>(*s) && std::get<QuantizationSpec>(*s) == *expected;
-}
-
-bool is_shared(const OptionalQSpec& s, const EdgeOrNode& target) {
-  return s && std::holds_alternative<SharedQuantizationSpec>(*s) &&
-         std::get<SharedQuantizationSpec>(*s).edge_or_node == target;
 }
 
 bool flagged(const GraphModule& gm, const std::string& node) { return ann(gm, node)._is_output_of_quantized_pattern; }
