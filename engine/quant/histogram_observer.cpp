@@ -135,34 +135,44 @@ struct Scan {
   float min = kInf;
   float max = -kInf;
   bool nan = false;
+  void add(float v) {
+    min = v < min ? v : min;
+    max = v > max ? v : max;
+    nan |= v != v;
+  }
 };
+
+#ifdef __wasm_simd128__
+// The same scan over four lanes at once; finish() folds the lanes into a Scan.
+struct SimdScan {
+  v128_t vmin = wasm_f32x4_splat(kInf), vmax = wasm_f32x4_splat(-kInf), vnan = wasm_i32x4_splat(0);
+  void add(v128_t v) {
+    vmin = wasm_f32x4_pmin(vmin, v);  // v < vmin ? v : vmin — a NaN v leaves vmin
+    vmax = wasm_f32x4_pmax(vmax, v);
+    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
+  }
+  void finish(Scan& s) const {
+    float lanes_min[4], lanes_max[4];
+    wasm_v128_store(lanes_min, vmin);
+    wasm_v128_store(lanes_max, vmax);
+    for (int k = 0; k < 4; ++k) {
+      s.min = std::min(s.min, lanes_min[k]);
+      s.max = std::max(s.max, lanes_max[k]);
+    }
+    s.nan = wasm_v128_any_true(vnan);
+  }
+};
+#endif
 
 Scan scan(std::span<const float> x) {
   Scan s;
   size_t i = 0;
 #ifdef __wasm_simd128__
-  v128_t vmin = wasm_f32x4_splat(kInf), vmax = wasm_f32x4_splat(-kInf), vnan = wasm_i32x4_splat(0);
-  for (; i + 4 <= x.size(); i += 4) {
-    const v128_t v = wasm_v128_load(x.data() + i);
-    vmin = wasm_f32x4_pmin(vmin, v);  // v < vmin ? v : vmin — a NaN v leaves vmin
-    vmax = wasm_f32x4_pmax(vmax, v);
-    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
-  }
-  float lanes_min[4], lanes_max[4];
-  wasm_v128_store(lanes_min, vmin);
-  wasm_v128_store(lanes_max, vmax);
-  for (int k = 0; k < 4; ++k) {
-    s.min = std::min(s.min, lanes_min[k]);
-    s.max = std::max(s.max, lanes_max[k]);
-  }
-  s.nan = wasm_v128_any_true(vnan);
+  SimdScan vs;
+  for (; i + 4 <= x.size(); i += 4) vs.add(wasm_v128_load(x.data() + i));
+  vs.finish(s);
 #endif
-  for (; i < x.size(); ++i) {
-    const float v = x[i];
-    s.min = v < s.min ? v : s.min;
-    s.max = v > s.max ? v : s.max;
-    s.nan |= v != v;
-  }
+  for (; i < x.size(); ++i) s.add(x[i]);
   return s;
 }
 
@@ -234,33 +244,21 @@ std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan&
   size_t i = 0;
 #ifdef __wasm_simd128__
   const SimdBinner sb(b);
-  v128_t vmin = wasm_f32x4_splat(kInf), vmax = wasm_f32x4_splat(-kInf), vnan = wasm_i32x4_splat(0);
+  SimdScan vs;
   for (; i + 4 <= x.size(); i += 4) {
     const v128_t v = wasm_v128_load(x.data() + i);
-    vmin = wasm_f32x4_pmin(vmin, v);
-    vmax = wasm_f32x4_pmax(vmax, v);
-    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
+    vs.add(v);
     const v128_t p = sb.bins_of(v);
     ++c[wasm_i32x4_extract_lane(p, 0)];
     ++c[nb + wasm_i32x4_extract_lane(p, 1)];
     ++c[2 * nb + wasm_i32x4_extract_lane(p, 2)];
     ++c[3 * nb + wasm_i32x4_extract_lane(p, 3)];
   }
-  float lanes_min[4], lanes_max[4];
-  wasm_v128_store(lanes_min, vmin);
-  wasm_v128_store(lanes_max, vmax);
-  for (int k = 0; k < 4; ++k) {
-    s.min = std::min(s.min, lanes_min[k]);
-    s.max = std::max(s.max, lanes_max[k]);
-  }
-  s.nan = wasm_v128_any_true(vnan);
+  vs.finish(s);
 #endif
   for (; i < x.size(); ++i) {
-    const float v = x[i];
-    s.min = v < s.min ? v : s.min;
-    s.max = v > s.max ? v : s.max;
-    s.nan |= v != v;
-    ++c[(i & 3) * nb + b.bin(v)];
+    s.add(x[i]);
+    ++c[(i & 3) * nb + b.bin(x[i])];
   }
   return counts.histogram();
 }
