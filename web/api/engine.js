@@ -17,7 +17,11 @@ export class IndexError extends PtError {}
 export const errors = { ValueError, TypeError: TypeError_, RuntimeError, NotImplementedError, IndexError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-const distUrl = new URL('../../dist/', import.meta.url);
+// PT2E_DIST=<folder> (Node only): load the engine a developer built in their own build folder
+// (<build>/dist, see CMakeLists.txt) instead of dist/; tests/e2e/run.js honours the same variable.
+const distUrl = isNode && process.env.PT2E_DIST
+  ? new URL(`file://${process.env.PT2E_DIST.startsWith('/') ? '' : `${process.cwd()}/`}${process.env.PT2E_DIST.replace(/\/?$/, '/')}`)
+  : new URL('../../dist/', import.meta.url);
 
 export async function loadModule() {
   const moduleUrl = new URL('pt2e_engine.mjs', distUrl).href;
