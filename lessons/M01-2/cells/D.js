@@ -8,7 +8,7 @@ show.view('graph', { title: tr('after prepare_pt2e, around cat', 'prepare_pt2e �
 const table = pt.observer_placement_table(prepared2);
 const into = table.rows.filter((r) => ['relu', 'relu_1'].includes(r[2]));
 show.table(table.headers, into);
-const scale = (r) => Number(/scale=([0-9.eE+-]+)/.exec(r[4])?.[1]);
+const scale = (r) => prepared2.observer(r[0]).calculate_qparams().scale[0];
 const cat = prepared2.node('cat');
 check(into.length === 2 && into.every((r) => r[3] === 'cat'), tr('each input of cat has its own observer', 'cat 的每個輸入各有自己的 observer'));
 check(into.length === 2 && scale(into[0]) !== scale(into[1]), tr('and the two scales differ: cat\'s inputs are not forced to share qparams', '兩個 scale 不同：cat 的輸入沒有被要求共用 qparams'));

@@ -48,8 +48,8 @@ show.text(`${bdq.name}: ${bdq.target} (${qb.dtype} [${Array.from(qb.data()).join
 check(qb.dtype === 'int32' && Array.from(qb.data()).every((q, i) => q === rows[i].q) && sbStored.every((s, i) => s === got.sb[i]),
   { en: 'after convert_pt2e the bias is an int32 constant: the integers and scales of the table above, exactly', 'zh-TW': 'convert_pt2e 之後，bias 是 int32 常數：和上表的整數與 scale 完全相同' });
 const rowX = table.find((r) => r[2] === 'x'), rowW = table.find((r) => r[1] === got.wType);
-const num = (s) => parseFloat(/scale=([^ ]+)/.exec(s)[1]);
-check(got.xType === rowX[1] && Math.abs(num(rowX[4]) / got.sx - 1) < 1e-3 && Math.abs(num(rowW[4]) / got.sw[0] - 1) < 1e-3,
+const scaleOf = (r) => p.observer(r[0]).calculate_qparams().scale;
+check(got.xType === rowX[1] && scaleOf(rowX)[0] === got.sx && Array.from(scaleOf(rowW)).every((s, c) => s === got.sw[c]),
   { en: 'the derive function received the observers of x and of the weight, in the order of derived_from', 'zh-TW': '推導函式收到的正是 x 與 weight 的 observer，順序和 derived_from 一致' });
 check(rows.every((r) => r.err32 <= got.sb[r.c] / 2 * (1 + 1e-6) && Math.abs(r.q) < 2 ** 31),
   { en: 'every int32 bias is within half a step of the float bias, far inside the int32 range', 'zh-TW': '每個 int32 bias 與浮點 bias 相差不到半格，且遠在 int32 範圍內' });

@@ -27,7 +27,7 @@ const stats = ys.map((y) => {
 show.table([ctx.tr({ en: 'input ×', 'zh-TW': '輸入 ×' }), ctx.tr({ en: 'output range', 'zh-TW': '輸出範圍' }), ctx.tr({ en: 'outside [-8, 8)', 'zh-TW': '超出 [-8, 8)' }), ctx.tr({ en: 'worst error inside', 'zh-TW': '範圍內最大誤差' })],
   stats.map((r, i) => [[1, 40][i], `[${r.min.toFixed(3)}, ${r.max.toFixed(3)}]`, `${r.out} / ${ys[i].length}`, r.inErr.toExponential(2)]));
 show.text(`${t[0][0]} (${t[0][1]}) ${t[0][2]} → ${t[0][3]}: ${t[0][4]}`);
-check(Math.abs(num(t[0][4]) / s - 1) < 1e-3 && t.length === 1, { en: 'one observer, on the model output, with the contract\'s scale', 'zh-TW': '只有一個 observer，在模型輸出上，scale 就是約定的值' });
+check(t.length === 1 && p.observer(t[0][0]).calculate_qparams().scale[0] === s, { en: 'one observer, on the model output, with the contract\'s scale', 'zh-TW': '只有一個 observer，在模型輸出上，scale 就是約定的值' });
 check(stats.every((r) => r.inErr <= s / 2), { en: 'inside the Q3.12 range every output is within half a step (2^-13)', 'zh-TW': '在 Q3.12 範圍內，每個輸出的誤差都不超過半格（2^-13）' });
 check(stats[1].out > stats[0].out && stats[1].outOk, { en: 'outputs beyond the contract clip to its ends, they do not stretch the scale', 'zh-TW': '超出約定範圍的輸出被截在兩端，而不是把 scale 撐大' });
 const c = pt.convert_pt2e(p);
@@ -35,4 +35,3 @@ const q = c.nodes.find((n) => n.target === 'quantized_decomposed.quantize_per_te
 show.text(`convert_pt2e: ${q.name}(${q.args[0].node}, ${q.args.slice(1).join(', ')})`);
 check(q.args[1] === q312.scale && q.args[2] === q312.zero_point && q.args[3] === q312.quant_min && q.args[4] === q312.quant_max,
   { en: 'after convert the output is quantized with exactly the contract\'s numbers', 'zh-TW': 'convert 之後，輸出用的正是約定的那組數字量化' });
-function num(str) { return parseFloat(/scale=([^ ]+)/.exec(str)[1]); }
