@@ -3,6 +3,10 @@
 // Output tolerance: max |engine - torch| <= 1e-5 * max |torch| per model output.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 #include "core/generator.h"
 #include "graph/interpreter.h"
 #include "graph/models.h"
@@ -191,19 +195,120 @@ TEST_CASE("calibration_batches is a deterministic 4-class set that leaves the de
   CHECK(batches[2].labels.data<int32_t>()[1] == 1);  // sample 9
   auto again = calibration_batches(10, 4);
   CHECK(bit_equal(again[1].x, batches[1].x));
-  // Classes differ: stripes along rows vs along columns. Row-wise mean of channel 0 swings for class 0.
-  auto row_swing = [](const Tensor& x, int64_t i) {
-    double lo = 1e9, hi = -1e9;
-    for (int64_t h = 0; h < 16; ++h) {
-      double s = 0;
-      for (int64_t w = 0; w < 16; ++w) s += x.data<float>()[(i * 3 * 16 + h) * 16 + w];
-      lo = std::min(lo, s / 16);
-      hi = std::max(hi, s / 16);
-    }
-    return hi - lo;
-  };
-  CHECK(row_swing(batches[0].x, 0) > 1.2);  // class 0: horizontal stripes
-  CHECK(row_swing(batches[0].x, 1) < 0.8);  // class 1: vertical stripes average out per row
+  // A longer set with another batch size starts with the same samples: sample i does not depend on n.
+  auto longer = calibration_batches(15, 5);
+  const int64_t img = 3 * 16 * 16;
+  for (int64_t i = 0; i < 10; ++i) {
+    const float* p = batches[i / 4].x.data<float>() + (i % 4) * img;
+    const float* q = longer[i / 5].x.data<float>() + (i % 5) * img;
+    CHECK(std::equal(p, p + img, q));
+    CHECK(longer[i / 5].labels.data<int32_t>()[i % 5] == i % 4);
+  }
+
   CHECK_THROWS_AS(calibration_batches(0, 4), ValueError);
+  CHECK_THROWS_AS(calibration_batches(4, 0), ValueError);
   CHECK_THROWS_AS(calibration_batches(4, 4, {3, 16}), ValueError);
+  CHECK_THROWS_AS(calibration_batches(4, 4, {0, 16, 16}), ValueError);
+}
+
+TEST_CASE("calibration_batches: normalized per channel, image-like, and its four classes are separable", "[data]") {
+  const int64_t n = 1024, C = 3, H = 16, W = 16, HW = H * W;
+  std::vector<const float*> images;
+  std::vector<int32_t> labels;
+  const auto batches = calibration_batches(n, 64);
+  for (const Batch& b : batches)
+    for (int64_t j = 0; j < b.x.size(0); ++j) {
+      images.push_back(b.x.data<float>() + j * C * HW);
+      labels.push_back(b.labels.data<int32_t>()[j]);
+    }
+  REQUIRE(images.size() == static_cast<size_t>(n));
+
+  // Per channel: mean ~ 0 and std ~ 1 (Normalize with the set's own statistics), also on a prefix;
+  // the values span a bounded interval of width 1 / std_pixel (pixel intensities are in [0, 1]), and
+  // the pixel clamp at 0 and 1 shows as many samples sitting exactly on the interval's ends.
+  for (int64_t c = 0; c < C; ++c) {
+    INFO("channel " << c);
+    for (int64_t count : {n, int64_t{256}}) {
+      double s = 0, sq = 0;
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t p = 0; p < HW; ++p) {
+          const double v = images[i][c * HW + p];
+          s += v;
+          sq += v * v;
+        }
+      const double m = s / (count * HW), sd = std::sqrt(sq / (count * HW) - m * m);
+      INFO("samples " << count << " mean " << m << " std " << sd);
+      CHECK(std::fabs(m) < (count == n ? 1e-3 : 0.1));
+      CHECK(std::fabs(sd - 1) < (count == n ? 1e-3 : 0.1));
+    }
+    float lo = 1e9f, hi = -1e9f;
+    for (const float* x : images)
+      for (int64_t p = 0; p < HW; ++p) lo = std::min(lo, x[c * HW + p]), hi = std::max(hi, x[c * HW + p]);
+    int64_t at_lo = 0, at_hi = 0;
+    for (const float* x : images)
+      for (int64_t p = 0; p < HW; ++p) at_lo += x[c * HW + p] == lo, at_hi += x[c * HW + p] == hi;
+    INFO("range [" << lo << ", " << hi << "], " << at_lo << " / " << at_hi << " values on the ends");
+    CHECK(lo < -0.5f);
+    CHECK(hi > 0.5f);
+    CHECK(hi - lo < 6.0f);  // randn over 786k values spans ~9.5
+    CHECK(at_lo > 100);
+    CHECK(at_hi > 100);
+  }
+
+  // Image-like: neighbouring pixels are correlated (i.i.d. randn would give ~0).
+  double num = 0, den = 0;
+  for (const float* x : images)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w + 1 < W; ++w) {
+          const float u = x[c * HW + h * W + w], v = x[c * HW + h * W + w + 1];
+          num += u * v;
+          den += 0.5 * (u * u + v * v);
+        }
+  INFO("neighbour correlation " << num / den);
+  CHECK(num / den > 0.3);
+
+  // Separable: nearest class mean on three translation-invariant features (mean |vertical step|,
+  // mean |horizontal step|, larger / smaller of the two kept apart, and the image's std), fitted on
+  // the first half and scored on the second half; chance is 25 %.
+  auto features = [&](const float* x) {
+    double dv = 0, dh = 0, s = 0, sq = 0;
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          const float v = x[c * HW + h * W + w];
+          s += v;
+          sq += v * v;
+          if (h + 1 < H) dv += std::fabs(x[c * HW + (h + 1) * W + w] - v);
+          if (w + 1 < W) dh += std::fabs(x[c * HW + h * W + w + 1] - v);
+        }
+    dv /= C * (H - 1) * W;
+    dh /= C * H * (W - 1);
+    const double m = s / (C * HW);
+    return std::array<double, 3>{std::max(dv, dh), std::min(dv, dh), std::sqrt(sq / (C * HW) - m * m)};
+  };
+  std::array<std::array<double, 3>, 4> centre{};
+  std::array<int, 4> count{};
+  for (int64_t i = 0; i < n / 2; ++i) {
+    const auto f = features(images[i]);
+    for (int k = 0; k < 3; ++k) centre[labels[i]][k] += f[k];
+    ++count[labels[i]];
+  }
+  for (int l = 0; l < 4; ++l)
+    for (int k = 0; k < 3; ++k) centre[l][k] /= count[l];
+  int correct = 0;
+  for (int64_t i = n / 2; i < n; ++i) {
+    const auto f = features(images[i]);
+    int best = 0;
+    double best_d = 1e300;
+    for (int l = 0; l < 4; ++l) {
+      double d = 0;
+      for (int k = 0; k < 3; ++k) d += (f[k] - centre[l][k]) * (f[k] - centre[l][k]);
+      if (d < best_d) best_d = d, best = l;
+    }
+    correct += best == labels[i];
+  }
+  const double accuracy = static_cast<double>(correct) / (n / 2);
+  INFO("nearest-class-mean accuracy on held-out samples " << accuracy);
+  CHECK(accuracy > 0.8);
 }
