@@ -1,9 +1,11 @@
 // test_seed_m01_3.cpp — seed M01-3 (QuantizationConfig switches on `tiny`) reproduced with the engine:
 // manual_seed(0); model = get_model("tiny"); ex = example_inputs(8); per config: export, prepare,
 // calibrate on calibration_batches(n=256, batch_size=32), convert; observers, q/dq nodes, SQNR.
-// Expected values are the seed's printed table (seeds/000_04ee057af3fe0070.txt). The full-PTQ SQNRs
-// (20.6 dB) depend on the seed's calibration data, which the seeds do not show (lessons-plan.md), so
-// they are not checked; the weight-only (48.7 / 46.1) and dynamic (50.3) SQNRs do not and are.
+// Expected values are the seed's printed table (seeds/000_04ee057af3fe0070.txt). The full-PTQ and QAT
+// SQNRs (20.6 / 17.4 dB) depend on the seed's calibration data, which the seeds do not show
+// (lessons-plan.md), so their values are not compared; the seed's inequality on them (weight-only > full
+// + 20 dB) is. The weight-only (48.7 / 46.1) and dynamic (50.3) SQNRs do not depend on that data and are
+// compared to 0.1 dB. Like the seed's run_one, every config goes through prepare_pt2e, is_qat included.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -54,7 +56,7 @@ RunResult run_one(const SymmetricQuantizationOptions& cfg) {
   XNNPACKQuantizer q;
   q.set_global(get_symmetric_quantization_config(cfg));
   GraphModule gm = export_module(t.model, t.ex);
-  GraphModule prepared = cfg.is_qat ? prepare_qat_pt2e(gm, q) : prepare_pt2e(gm, q);
+  GraphModule prepared = prepare_pt2e(gm, q);  // the seed's run_one: prepare_pt2e for every config, is_qat too
   RunResult r;
   for (const Node* n : observer_nodes(prepared)) r.obs_types.insert(prepared.get_module(n->target)->type_name());
   r.n_obs = observer_nodes(prepared).size();
@@ -125,12 +127,12 @@ TEST_CASE("M01-3 per-channel + is_qat: observer count, type and q/dq count", "[s
   const Tiny& t = tiny();
   XNNPACKQuantizer q;
   q.set_global(get_symmetric_quantization_config({.is_per_channel = true, .is_qat = true}));
-  GraphModule prepared = prepare_qat_pt2e(export_module(t.model, t.ex), q);
+  GraphModule prepared = prepare_pt2e(export_module(t.model, t.ex), q);  // as the seed's run_one
   std::set<std::string> types;
   for (const Node* n : observer_nodes(prepared)) types.insert(prepared.get_module(n->target)->type_name());
   CHECK(observer_nodes(prepared).size() == 16);
   CHECK(types == std::set<std::string>{"FusedMovingAvgObsFakeQuantize"});
-  // Calibrate and convert: 28 q/dq as in the seed (batch norms stay: no QAT conv-bn fold here).
+  // Calibrate and convert: 28 q/dq as in the seed (prepare_pt2e folds the batch norms, as for PTQ).
   for (const Batch& b : calibration_batches(256, 32)) prepared.forward({b.x});
   GraphModule converted = convert_pt2e(prepared);
   CHECK(qdq_nodes(converted).size() == 28);
@@ -172,12 +174,17 @@ TEST_CASE("M01-3 B: weight-only SQNR, per-tensor ~ per-channel", "[seed][m01_3]"
   CHECK(std::fabs(pt.sqnr_db - pc.sqnr_db) < 0.5f);
 }
 
-// The seed asserts weight-only > full + 20 dB. Its full-PTQ SQNR (20.6 dB) depends on calibration
-// data the seed does not show; with the engine's calibration_batches (graph/models.h) full PTQ gets
-// ~38.6 dB, so the 20 dB margin cannot be reproduced (an open item, see README). What holds for any
-// calibration data is the direction: quantizing activations too costs SQNR.
-TEST_CASE("M01-3 B: weight-only SQNR is above full-PTQ SQNR for both granularities", "[seed][m01_3]") {
+// The seed's assert: weight-only SQNR > full SQNR + 20 dB for both granularities (activation error
+// dominates). The seed's full-PTQ value (20.6 dB) comes from calibration data it does not show; with the
+// engine's calibration_batches (pixel-space images, Normalize'd; graph/models.h) as calibration data and
+// the seed's randn example inputs for evaluation, full PTQ measures 19.9 / 19.5 dB (is_qat 19.9; seed 17.4).
+TEST_CASE("M01-3 B: weight-only SQNR is more than 20 dB above full-PTQ SQNR for both granularities", "[seed][m01_3]") {
   const RunResult pt = run_one({.is_per_channel = false}), pc = run_one({.is_per_channel = true});
-  CHECK(weight_only_sqnr(false) > pt.sqnr_db);
-  CHECK(weight_only_sqnr(true) > pc.sqnr_db);
+  const RunResult qat = run_one({.is_per_channel = true, .is_qat = true});
+  const RunResult dyn = run_one({.is_per_channel = true, .is_dynamic = true});
+  const float wo_pt = weight_only_sqnr(false), wo_pc = weight_only_sqnr(true);
+  INFO("SQNR dB: per-tensor " << pt.sqnr_db << ", per-channel " << pc.sqnr_db << ", is_qat " << qat.sqnr_db
+                              << ", dynamic " << dyn.sqnr_db << "; weight-only " << wo_pt << " / " << wo_pc);
+  CHECK(wo_pt > pt.sqnr_db + 20);
+  CHECK(wo_pc > pc.sqnr_db + 20);
 }
