@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# build.sh — builds the native engine + tests (build/native) and the wasm module + tests (build/wasm).
+# build.sh — builds the native engine + tests (build/native), the wasm module + tests (build/wasm)
+# and the pages' script bundle (web/bundle/, scripts/bundle.js; `build.sh bundle` for that alone).
 # Incremental: configure runs once per build folder, ninja rebuilds only what changed.
 # Emscripten 3.1.6 from Debian needs NODE_PATH for acorn (docs: toolchain gotcha 1).
 set -euo pipefail
@@ -20,4 +21,7 @@ if [ "$what" = all ] || [ "$what" = wasm ]; then
     gz=$(( $(gzip -9c "$wasm" | wc -c) + $(gzip -9c "$js" | wc -c) ))
     echo "build: dist/pt2e_engine.{wasm,mjs} gzipped: $(awk "BEGIN{printf \"%.2f\", $gz/1048576}") MB (goal < 1.5 MB)"
   fi
+fi
+if [ "$what" = all ] || [ "$what" = wasm ] || [ "$what" = bundle ]; then
+  node scripts/bundle.js
 fi

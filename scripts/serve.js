@@ -3,10 +3,13 @@
 // under node_modules/). Loopback only; nothing outside the folder, nothing hidden (.git).
 //   node scripts/serve.js            prints the URL and serves until stopped
 //   import { startServer } from './serve.js'; const { url, close } = await startServer({ port: 0 });
+// web/bundle/*.js (the pages' modules in one file, scripts/bundle.js) is rebuilt before it is served
+// whenever a file of web/app or web/api is newer, so editing the modules needs no build step.
 import http from 'node:http';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleApp } from './bundle.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const types = {
@@ -25,6 +28,7 @@ async function handle(req, res) {
     return;
   }
   if (rel.endsWith('/')) rel += 'index.html';
+  if (/^\/web\/bundle\/[^/]+\.js$/.test(rel)) await freshBundle();
   const file = path.resolve(root, '.' + rel);
   const inside = file.startsWith(root + path.sep);
   const hidden = path.relative(root, file).split(path.sep).some((part) => part.startsWith('.'));
@@ -49,6 +53,15 @@ async function handle(req, res) {
   });
   if (req.method === 'HEAD') res.end();
   else createReadStream(file).pipe(res);
+}
+
+// One rebuild at a time; a failed build leaves the old bundle (or none: the pages fall back).
+let bundling = null;
+function freshBundle() {
+  bundling ??= bundleApp({ ifStale: true })
+    .catch((e) => console.error(`serve: bundling failed: ${e.message}`))
+    .finally(() => { bundling = null; });
+  return bundling;
 }
 
 export function startServer({ port = Number(process.env.PORT ?? 8080), host = '127.0.0.1' } = {}) {

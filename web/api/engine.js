@@ -35,8 +35,40 @@ export async function loadModule() {
     const { default: create } = await import(moduleUrl);
     return create({ wasmBinary, print: () => {}, printErr: (t) => console.error(t) });
   }
-  const { default: create } = await import(moduleUrl);
-  return create({ locateFile: (p) => new URL(p, distUrl).href });
+  // Browser: the wasm is fetched and compiled (streaming, off the main thread) in parallel with the
+  // import of the JS glue; a page may have started that compile before any module loaded
+  // (index.html sets globalThis.pt2eWasmPreload = { url, module: Promise<WebAssembly.Module> }).
+  const wasmUrl = new URL('pt2e_engine.wasm', distUrl).href;
+  const preload = globalThis.pt2eWasmPreload;
+  const compiled = preload?.url === wasmUrl ? preload.module.catch(() => compileWasm(wasmUrl)) : compileWasm(wasmUrl);
+  const [{ default: create }, wasmModule] = await Promise.all([import(moduleUrl), compiled]);
+  mark('pt2e:engine-compiled');
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  const M = await Promise.race([failed, create({
+    locateFile: (p) => new URL(p, distUrl).href,
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), fail);
+      return {};
+    },
+  })]);
+  mark('pt2e:engine-instantiated');
+  return M;
+}
+
+// Fetches and compiles the engine's wasm: streaming when the server says application/wasm.
+async function compileWasm(url) {
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  if (typeof WebAssembly.compileStreaming === 'function' && (res.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(res);
+  }
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+// A performance mark in the browser (the start-up profile, tests/e2e/startup.js, lists them).
+function mark(name) {
+  if (!isNode) globalThis.performance?.mark?.(name);
 }
 
 // Objects handed out since the innermost pt.scope() began; freed when it ends.

@@ -20,16 +20,21 @@ export async function loadIndex(readText) {
 
 export async function loadLesson(id, readText) {
   if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
+  // lesson.json first (it names the cells), then every other file at once.
   const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
   const prose = {};
-  for (const lang of LANGS) prose[lang] = await readText(`lessons/${id}/prose.${lang}.md`);
-  const cells = [];
-  for (const c of meta.cells) {
-    const code = await readText(`lessons/${id}/cells/${c.id}.js`);
-    const torch = c.torch ? await readText(`lessons/${id}/cells/${c.id}.py`) : null;
-    const solution = c.exercise ? await readText(`lessons/${id}/cells/${c.id}.solution.js`) : null;
-    cells.push({ ...c, code, torch, solution });
-  }
+  const [texts, cells] = await Promise.all([
+    Promise.all(LANGS.map((lang) => readText(`lessons/${id}/prose.${lang}.md`))),
+    Promise.all(meta.cells.map(async (c) => {
+      const [code, torch, solution] = await Promise.all([
+        readText(`lessons/${id}/cells/${c.id}.js`),
+        c.torch ? readText(`lessons/${id}/cells/${c.id}.py`) : null,
+        c.exercise ? readText(`lessons/${id}/cells/${c.id}.solution.js`) : null,
+      ]);
+      return { ...c, code, torch, solution };
+    })),
+  ]);
+  LANGS.forEach((lang, i) => { prose[lang] = texts[i]; });
   return { ...meta, prose, cells };
 }
 

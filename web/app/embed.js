@@ -6,7 +6,7 @@
 import { loadEngine } from '../api/index.js';
 import { LANGUAGES } from './catalogue.js';
 import { t } from './i18n.js';
-import { errorBox, renderLesson, siteReadText } from './lesson.js';
+import { errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost } from './views.js';
 
 export async function startEmbed() {
@@ -29,16 +29,18 @@ export async function startEmbed() {
     main.replaceChildren(errorBox(t(lang, 'embed_missing')));
     return;
   }
+  // The engine and the lesson load in parallel; the prose shows first, the cells run when the engine is in.
+  if (/^M\d{2}(-\d+)?$/.test(id)) prefetchLesson(id, siteReadText);
   let engine = null;
-  try {
-    const pt = await loadEngine();
-    engine = { pt, views: createViewHost(pt.module) };
-  } catch (e) {
-    main.replaceChildren(errorBox(`${t(lang, 'load_failed')}: ${e.message}`));
+  let engineError = null;
+  const engineReady = loadEngine().then((pt) => { engine = { pt, views: createViewHost(pt.module) }; return engine; }, (e) => {
+    engineError = e;
     console.error(`pt2e: engine failed to load: ${e.message}`);
-  }
-  const page = await renderLesson(main, { id, lang, engine, readText: siteReadText });
+    return null;
+  });
+  const page = await renderLesson(main, { id, lang, engine: engineReady, readText: siteReadText });
   await page.done;
+  if (engineError) main.prepend(errorBox(`${t(lang, 'load_failed')}: ${engineError.message}`));
   window.pt2e = { pt: engine?.pt ?? null, views: engine?.views ?? null, lesson: page };
   postHeight();
   if (engine) console.log(`pt2e: ready — lesson ${id} (${lang}) embedded`);

@@ -8,6 +8,9 @@
 //   const page = await renderLesson(container, { id: 'M01', lang: 'en', engine, readText: siteReadText });
 //   await page.done;  // the first run of all cells; page.runAll() runs them again (fresh state)
 //   page.destroy();   // frees the page's views
+// `engine` ({ pt, views }) may also be a promise of it: the prose and the cells' code show at once,
+// the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id) starts
+// fetching a lesson's files before the page renders it (the shell does so at start).
 import { loadLesson, runCell, tr } from './cell_runner.js';
 import { renderMarkdown, splitCells } from './markdown.js';
 import { t } from './i18n.js';
@@ -15,11 +18,28 @@ import { viewFigure } from './views.js';
 
 const siteRoot = new URL('../../', import.meta.url);
 
-// Reads a file of this site (the lesson format's readText), relative to the site root.
+// Reads a file of this site (the lesson format's readText), relative to the site root. A text the
+// page's inline script fetched ahead (globalThis.pt2ePrefetch, index.html) is used once.
 export async function siteReadText(rel) {
+  const early = globalThis.pt2ePrefetch?.get(rel);
+  if (early) {
+    globalThis.pt2ePrefetch.delete(rel);
+    try { return await early; } catch { /* fetched again below, with the error of that fetch */ }
+  }
   const res = await fetch(new URL(rel, siteRoot));
   if (!res.ok) throw new Error(`${rel}: HTTP ${res.status}`);
   return res.text();
+}
+
+// A lesson fetched ahead of its page (one use: renderLesson takes it, later visits fetch afresh).
+const prefetched = new Map();
+export function prefetchLesson(id, readText = siteReadText) {
+  if (!prefetched.has(id)) {
+    const p = loadLesson(id, readText);
+    p.catch(() => {});
+    prefetched.set(id, p);
+  }
+  return prefetched.get(id);
 }
 
 export function el(tag, attrs = {}, ...children) {
@@ -63,7 +83,7 @@ function errorText(err) {
 
 // One cell: editor, buttons, outputs, checks, error. `run()` re-runs it with the page's state.
 function buildCell(cell, page) {
-  const { lang, engine } = page;
+  const { lang } = page;
   const title = tr(cell.title, lang);
   const editor = el('textarea', { class: 'code', spellcheck: 'false', autocapitalize: 'off', autocomplete: 'off', 'aria-label': `${cell.id}: ${title}` });
   editor.value = cell.code;
@@ -107,7 +127,7 @@ function buildCell(cell, page) {
         const { figure, canvas } = viewFigure(spec);
         results.append(figure);
         try {
-          views.push(engine.views.mount(canvas, spec));
+          views.push(page.engine.views.mount(canvas, spec, { onError: (e) => figure.replaceWith(errorBox(`${e.name}: ${e.message}`)) }));
         } catch (e) {
           figure.replaceWith(errorBox(`${e.name}: ${e.message}`));
         }
@@ -126,14 +146,19 @@ function buildCell(cell, page) {
   }
 
   async function run() {
+    const engine = page.engine;
     if (!engine || page.destroyed) return null;
     status.textContent = t(lang, 'running');
     runButton.disabled = true;
     await new Promise((r) => setTimeout(r, 0));  // let the page paint "running…" first
     if (page.destroyed) return null;
     try {
+      const t0 = performance.now();
       const result = runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code: editor.value });
+      const t1 = performance.now();
       show(result);
+      performance.measure(`pt2e:cell ${cell.id} run`, { start: t0, end: t1 });
+      performance.measure(`pt2e:cell ${cell.id} show`, { start: t1, end: performance.now() });
       return result;
     } finally {
       runButton.disabled = false;
@@ -142,20 +167,23 @@ function buildCell(cell, page) {
 
   runButton.addEventListener('click', run);
   resetButton.addEventListener('click', () => { editor.value = cell.code; fit(); });
-  if (!engine) runButton.disabled = true;
-  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); } };
+  runButton.disabled = !page.engine;
+  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; } };
 }
 
 export async function renderLesson(container, { id, lang, engine, readText = siteReadText }) {
   container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
   let lesson;
   try {
-    lesson = await loadLesson(id, readText);
+    const early = prefetched.get(id);
+    prefetched.delete(id);
+    lesson = await (early ?? loadLesson(id, readText));
   } catch (e) {
     container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: ${e.message}`));
     return { destroy() {}, cells: [], done: Promise.resolve([]) };
   }
-  const page = { lesson, lang, engine, state: {}, destroyed: false };
+  const engineReady = Promise.resolve(engine).catch(() => null);
+  const page = { lesson, lang, engine: engine && typeof engine.then !== 'function' ? engine : null, state: {}, destroyed: false };
   const cells = lesson.cells.map((c) => buildCell(c, page));
   const byId = new Map(cells.map((c) => [c.cell.id, c]));
 
@@ -166,7 +194,9 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   for (const p of parts) {
     if (p.markdown !== undefined) {
       const div = el('div', { class: 'prose' });
+      const t0 = performance.now();
       div.innerHTML = renderMarkdown(p.markdown);  // markdown-it with raw HTML off: escaped text + KaTeX
+      performance.measure('pt2e:prose', { start: t0, end: performance.now() });
       article.append(div);
     } else if (byId.has(p.cell) && !placed.has(p.cell)) {
       article.append(byId.get(p.cell).section);
@@ -185,13 +215,21 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   }
   const toolbar = el('div', { class: 'lesson-toolbar' },
     el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')));
-  if (!engine) toolbar.querySelector('button').disabled = true;
+  const runAllButton = toolbar.querySelector('button');
+  runAllButton.disabled = !page.engine;
   container.replaceChildren(toolbar, article);
+  performance.mark('pt2e:prose shown');
 
   return {
     cells,
     runAll,
-    done: engine ? runAll() : Promise.resolve([]),
+    done: engineReady.then((e) => {
+      if (!e || page.destroyed) return [];
+      page.engine = e;
+      runAllButton.disabled = false;
+      for (const c of cells) c.enable();
+      return runAll();
+    }),
     destroy() {
       page.destroyed = true;
       for (const c of cells) c.clear();

@@ -4,6 +4,9 @@
 // catalogue.js (M01–M10): planned pages not written yet are shown dimmed and are not links.
 // It loads the engine once through the public API (web/api/index.js) and one view host over the
 // same module. Errors are shown in place; the page stays usable.
+// Start-up runs in parallel: the engine (its wasm already compiling, see index.html), the lesson
+// index and the requested lesson's files are fetched at once; the page renders as soon as the index
+// is in (a lesson's prose and code at once, its cells run when the engine is ready).
 //
 // When the first page has rendered (the home page's view drawn, or a lesson's cells run) it logs
 // one line starting "pt2e: ready" (the e2e test waits for it) and sets `window.pt2e` for tests:
@@ -12,7 +15,7 @@ import { loadEngine } from '../api/index.js';
 import { CHAPTERS, LANGUAGES, findPage } from './catalogue.js';
 import { loadIndex, tr } from './cell_runner.js';
 import { t } from './i18n.js';
-import { el, errorBox, renderLesson, siteReadText } from './lesson.js';
+import { el, errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 
@@ -58,8 +61,17 @@ async function firstFrame(handle) {
 
 export async function startShell() {
   let state = readState();
+  if (state.lesson && /^M\d{2}(-\d+)?$/.test(state.lesson)) prefetchLesson(state.lesson, siteReadText);
   let engine = null;        // { pt, views } once loaded
   let engineError = null;
+  const engineReady = loadEngine().then((pt) => ({ pt, views: createViewHost(pt.module) }));
+  const engineOrNull = engineReady.then((e) => { engine = e; renderHeader(); return e; }, (e) => {
+    engineError = e;
+    console.error(`pt2e: engine failed to load: ${e.message}`);
+    renderHeader();
+    return null;
+  });
+  const indexReady = loadIndex(siteReadText);
   let chapters = mergeChapters([]);
   let indexError = null;
   let current = null;       // what the main area shows: { destroy(), ... }
@@ -109,9 +121,10 @@ export async function startShell() {
     main.append(el('h1', {}, t(state.lang, 'title')), el('p', {}, t(state.lang, 'home_intro')), el('p', {}, t(state.lang, 'home_pick')));
     const card = el('section', { class: 'card' }, el('h3', {}, t(state.lang, 'demo_title')));
     main.append(card);
-    const page = { demo: null, destroy() { this.demo?.destroy(); } };
+    const page = { demo: null, destroyed: false, destroy() { this.destroyed = true; this.demo?.destroy(); } };
+    await engineOrNull;
     if (engineError) { card.append(errorBox(`${engineError.name}: ${engineError.message}`)); return page; }
-    if (!engine) return page;
+    if (!engine || page.destroyed) return page;
     const { pt } = engine;
     try {
       const spec = pt.scope(() => {
@@ -139,7 +152,7 @@ export async function startShell() {
       main.append(el('h1', {}, `${p.id} · ${tr(p.title, state.lang)}`), el('p', { class: 'muted' }, t(state.lang, 'not_written')));
       return { destroy() {} };
     }
-    const lesson = await renderLesson(main, { id: p.id, lang: state.lang, engine, readText: siteReadText });
+    const lesson = await renderLesson(main, { id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText });
     await lesson.done;
     return lesson;
   }
@@ -170,20 +183,15 @@ export async function startShell() {
   $('#lang').addEventListener('change', (e) => navigate({ ...state, lang: e.target.value }));
   window.addEventListener('popstate', () => { state = readState(); render(); });
 
-  render();
-  const [engineResult, indexResult] = await Promise.allSettled([
-    loadEngine().then((pt) => ({ pt, views: createViewHost(pt.module) })),
-    loadIndex(siteReadText),
-  ]);
-  if (engineResult.status === 'fulfilled') engine = engineResult.value;
-  else {
-    engineError = engineResult.reason;
-    console.error(`pt2e: engine failed to load: ${engineError.message}`);
+  renderHeader();
+  renderNav();
+  try {
+    chapters = mergeChapters(await indexReady);
+  } catch (e) {
+    indexError = e;
   }
-  if (indexResult.status === 'fulfilled') chapters = mergeChapters(indexResult.value);
-  else indexError = indexResult.reason;
-
   const page = await render();
+  await engineOrNull;
   window.pt2e = {
     pt: engine?.pt ?? null,
     views: engine?.views ?? null,

@@ -8,10 +8,18 @@
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts
 //
-// One module, many canvases: each mount creates a C++ ViewCanvas (its own WebGL2 context and ImGui
+// One module, many canvases: each live view is a C++ ViewCanvas (its own WebGL2 context and ImGui
 // context). This file feeds it pointer events and its CSS size, and draws frames only when
 // something changed: an event or new data marks the view dirty, and one requestAnimationFrame loop
 // calls frame() on dirty views until each says it has settled. No busy loop.
+//
+// Lazy: a view whose canvas is on screen (or within LAZY_MARGIN of it) when mounted is created at
+// once; one further away is created when it scrolls near (IntersectionObserver), so a page's
+// start-up draws only what can be seen. Browsers cap live WebGL contexts (Chromium: 16): when more
+// than LIVE_BUDGET views are live, those scrolled out of reach are released (C++ view deleted, the
+// WebGL context lost, the canvas replaced by a fresh one) and recreated from their spec when they
+// come back (hover / selection / pan start afresh). canvas.dataset.view says 'pending', 'live' or
+// 'released'; a handle's framesDrawn() counts the frames of its current context.
 //
 // A view spec is plain data (`{ view: 'histogram', ... }`, see web/app/README.md); the lesson
 // runner keeps the same object as a cell's output in headless mode.
@@ -38,9 +46,29 @@ export function viewFigure(spec) {
   return { figure, canvas };
 }
 
+const LAZY_MARGIN = 400;   // px around the visible area within which views are created
+const LIVE_BUDGET = 8;     // live views kept before off-screen ones are released
+
+// The element whose scrolling moves the canvas (index.html: <main>), or null for the viewport.
+function scrollRoot(el) {
+  for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o === 'auto' || o === 'scroll') return p;
+  }
+  return null;
+}
+
+function nearViewport(canvas, root) {
+  const r = canvas.getBoundingClientRect();
+  const box = root ? root.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  return r.bottom >= box.top - LAZY_MARGIN && r.top <= box.bottom + LAZY_MARGIN && (r.width > 0 || r.height > 0);
+}
+
 export function createViewHost(M) {
   const dirty = new Set();
+  const live = new Set();        // handles' states with a C++ view
   let scheduled = false;
+  const observers = new Map();   // scroll root (or null) -> IntersectionObserver
 
   function raiseIfError() {
     const err = M.take_error();
@@ -50,7 +78,12 @@ export function createViewHost(M) {
   function tick(now) {
     scheduled = false;
     for (const v of [...dirty]) {
+      const t0 = performance.now();
       if (v.isDeleted() || !v.frame(now)) dirty.delete(v);
+      if (!v.isDeleted() && v.frames_drawn() === 1 && !v.pt2eTimed) {
+        v.pt2eTimed = true;
+        performance.measure('pt2e:view first frame', { start: t0, end: performance.now() });
+      }
     }
     if (dirty.size) schedule();
   }
@@ -59,74 +92,177 @@ export function createViewHost(M) {
   }
   function wake(v) { dirty.add(v); schedule(); }
 
+  function observerFor(root) {
+    if (!observers.has(root)) {
+      observers.set(root, new IntersectionObserver((entries) => {
+        for (const e of entries) e.target.pt2eView?.visibility(e.isIntersecting);
+      }, { root, rootMargin: `${LAZY_MARGIN}px 0px` }));
+    }
+    return observers.get(root);
+  }
+
+  // Releases off-screen live views (oldest first) while more than `keep` are live.
+  function trim(keep) {
+    for (const s of [...live]) {
+      if (live.size <= keep) break;
+      if (!s.near) s.release();
+    }
+  }
+
   const KINDS = ['histogram', 'line', 'bar', 'graph'];
 
-  function mount(canvas, spec) {
+  function mount(canvas, spec, { onError } = {}) {
     if (!(canvas instanceof HTMLCanvasElement)) throw new errors.TypeError('views.mount(): the first argument must be a <canvas>');
+    if (!KINDS.includes(spec?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(spec?.view)}; known: ${KINDS.join(', ')}`);
     if (!canvas.id) canvas.id = `pt2e-view-${nextCanvasId++}`;
-    const v = M.create_view_canvas(`#${CSS.escape(canvas.id)}`);
-    raiseIfError();
+
+    let v = null;            // the C++ ViewCanvas while live
+    let current = spec;
+    let destroyed = false;
+    let resizeObserver = null;
+    let observed = null;     // the IntersectionObserver watching the canvas
 
     const pos = (e) => {
-      const r = canvas.getBoundingClientRect();
+      const r = handle.canvas.getBoundingClientRect();
       return [e.clientX - r.left, e.clientY - r.top];
     };
     const on = {
-      pointermove: (e) => { v.pointer_move(...pos(e)); wake(v); },
-      pointerdown: (e) => { canvas.setPointerCapture(e.pointerId); v.pointer_button(...pos(e), e.button, true); wake(v); },
-      pointerup: (e) => { v.pointer_button(...pos(e), e.button, false); wake(v); },
-      pointerleave: () => { v.pointer_leave(); wake(v); },
+      pointermove: (e) => { if (v) { v.pointer_move(...pos(e)); wake(v); } },
+      pointerdown: (e) => { if (v) { handle.canvas.setPointerCapture(e.pointerId); v.pointer_button(...pos(e), e.button, true); wake(v); } },
+      pointerup: (e) => { if (v) { v.pointer_button(...pos(e), e.button, false); wake(v); } },
+      pointerleave: () => { if (v) { v.pointer_leave(); wake(v); } },
       // Browser wheel: +deltaY = scroll down; ImGui: +1 = one notch up. The page keeps scrolling.
-      wheel: (e) => { v.wheel(-e.deltaX / 100, -e.deltaY / 100); wake(v); },
+      wheel: (e) => { if (v) { v.wheel(-e.deltaX / 100, -e.deltaY / 100); wake(v); } },
       contextmenu: (e) => e.preventDefault(),
     };
-    for (const [name, fn] of Object.entries(on)) canvas.addEventListener(name, fn, { passive: name !== 'contextmenu' });
+    const listen = (c) => { for (const [name, fn] of Object.entries(on)) c.addEventListener(name, fn, { passive: name !== 'contextmenu' }); };
+    const unlisten = (c) => { for (const [name, fn] of Object.entries(on)) c.removeEventListener(name, fn); };
 
     const fit = () => {
-      const r = canvas.getBoundingClientRect();
+      if (!v) return;
+      const c = handle.canvas;
+      const r = c.getBoundingClientRect();
       const ratio = window.devicePixelRatio || 1;
       const w = Math.max(1, Math.round(r.width)), h = Math.max(1, Math.round(r.height));
-      canvas.width = Math.round(w * ratio);
-      canvas.height = Math.round(h * ratio);
+      c.width = Math.round(w * ratio);
+      c.height = Math.round(h * ratio);
       v.resize(w, h, ratio);
       wake(v);
     };
-    const resizeObserver = new ResizeObserver(fit);
-    resizeObserver.observe(canvas);
-    fit();
 
-    let current = null;
+    const state = {
+      near: false,
+      // Creates the C++ view (WebGL2 + ImGui contexts) and gives it the current spec; throws.
+      create() {
+        if (v || destroyed) return;
+        trim(LIVE_BUDGET - 1);
+        const c = handle.canvas;
+        const t0 = performance.now();
+        const made = M.create_view_canvas(`#${CSS.escape(c.id)}`);
+        performance.measure(`pt2e:view create ${c.id}`, { start: t0, end: performance.now() });
+        raiseIfError();
+        v = made;
+        live.add(state);
+        c.dataset.view = 'live';
+        resizeObserver = new ResizeObserver(fit);
+        resizeObserver.observe(c);
+        fit();
+        try {
+          const t1 = performance.now();
+          M.set_view(v, current.view, current);
+          raiseIfError();
+          performance.measure(`pt2e:view set ${current.view}`, { start: t1, end: performance.now() });
+        } catch (e) {
+          state.release();
+          throw e;
+        }
+        wake(v);
+      },
+      // Frees the C++ view and the canvas' WebGL context; a fresh canvas takes the old one's place.
+      release() {
+        if (!v) return;
+        resizeObserver?.disconnect();
+        resizeObserver = null;
+        dirty.delete(v);
+        live.delete(state);
+        if (!v.isDeleted()) v.delete();
+        v = null;
+        const old = handle.canvas;
+        if (destroyed) return;
+        old.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
+        const fresh = old.cloneNode(false);  // same id, class, style and aria attributes
+        fresh.dataset.view = 'released';
+        unlisten(old);
+        observed?.unobserve(old);
+        delete old.pt2eView;
+        old.replaceWith(fresh);
+        handle.canvas = fresh;
+        fresh.pt2eView = state;
+        listen(fresh);
+        observed?.observe(fresh);
+      },
+      visibility(near) {
+        state.near = near;
+        if (!near || v || destroyed) { if (!near) trim(LIVE_BUDGET); return; }
+        try {
+          state.create();
+        } catch (e) {
+          if (onError) onError(e);
+          else console.error(`pt2e: a view could not be drawn: ${e.name}: ${e.message}`);
+        }
+      },
+    };
+
     const handle = {
       canvas,
       get spec() { return current; },
+      get live() { return !!v; },
       update(next) {
         if (!KINDS.includes(next?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(next?.view)}; known: ${KINDS.join(', ')}`);
-        M.set_view(v, next.view, next);
-        raiseIfError();
+        if (v) {
+          M.set_view(v, next.view, next);
+          raiseIfError();
+          wake(v);
+        }
         current = next;
-        wake(v);
       },
       // The item (bin, point, bar group) under the pointer / picked by a click, -1 for none.
-      hoveredItem: () => v.hovered_item(),
-      selectedItem: () => v.selected_item(),
-      // Graph views: hovered / selected node names and the laid-out boxes per stage.
-      graphState: () => M.graph_state(v),
-      framesDrawn: () => v.frames_drawn(),
+      hoveredItem: () => (v ? v.hovered_item() : -1),
+      selectedItem: () => (v ? v.selected_item() : -1),
+      // Graph views: hovered / selected node names and the laid-out boxes per stage (null until live).
+      graphState: () => (v ? M.graph_state(v) : null),
+      framesDrawn: () => (v ? v.frames_drawn() : 0),
       destroy() {
-        resizeObserver.disconnect();
-        for (const [name, fn] of Object.entries(on)) canvas.removeEventListener(name, fn);
-        dirty.delete(v);
-        if (!v.isDeleted()) v.delete();
+        destroyed = true;
+        observed?.unobserve(handle.canvas);
+        unlisten(handle.canvas);
+        delete handle.canvas.pt2eView;
+        state.release();
       },
     };
-    try {
-      handle.update(spec);
-    } catch (e) {
-      handle.destroy();
-      throw e;
+
+    canvas.pt2eView = state;
+    listen(canvas);
+    // A canvas in the page but out of reach waits; a visible one (or one not in the document, which
+    // then fails here with RuntimeError as before) is created now, so its errors throw from mount().
+    const root = canvas.isConnected ? scrollRoot(canvas) : null;
+    if (canvas.isConnected && !nearViewport(canvas, root)) {
+      canvas.dataset.view = 'pending';
+    } else {
+      try {
+        state.near = true;
+        state.create();
+      } catch (e) {
+        handle.destroy();
+        throw e;
+      }
+    }
+    if (canvas.isConnected) {
+      observed = observerFor(root);
+      observed.observe(canvas);
     }
     return handle;
   }
 
-  return { mount };
+  return { mount, liveCount: () => live.size };
 }

@@ -1,0 +1,68 @@
+// bundle.js — bundles the page's ES modules into one file per page, so a cold page load fetches one
+// script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading").
+//   node scripts/bundle.js            writes web/bundle/{shell,embed}.js (+ .map); run by scripts/build.sh
+//   import { bundleApp } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
+// Inputs: web/app/{shell,embed}.js and what they import (web/app, web/api, markdown-it, KaTeX).
+// The engine (dist/pt2e_engine.{mjs,wasm}) stays separate: web/api/engine.js loads it at run time.
+// web/bundle/ sits at the same depth as web/app/, so import.meta.url-relative paths (../../dist/,
+// the site root for lessons) mean the same in both. index.html / embed.html load the bundle and
+// fall back to web/app/*.js when it is missing (no esbuild installed): the modules stay runnable.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'web', 'bundle');
+const entries = ['shell', 'embed'].map((n) => path.join(root, 'web', 'app', `${n}.js`));
+
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+// True when a bundle is missing or older than a source file of web/app or web/api.
+export function bundleStale() {
+  const outs = entries.map((e) => path.join(outdir, path.basename(e)));
+  if (!outs.every((o) => existsSync(o))) return true;
+  const built = Math.min(...outs.map((o) => statSync(o).mtimeMs));
+  return ['app', 'api'].some((d) => newest(path.join(root, 'web', d)) > built);
+}
+
+// Builds web/bundle/ (when ifStale: only if stale). Resolves to false when esbuild is not installed.
+export async function bundleApp({ ifStale = false } = {}) {
+  if (ifStale && !bundleStale()) return true;
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return false;
+  }
+  await esbuild.build({
+    entryPoints: entries,
+    outdir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    keepNames: true,              // error classes name themselves (this.constructor.name)
+    sourcemap: true,
+    external: ['node:*'],          // engine.js's Node-only branch (never taken in a browser)
+    logLevel: 'warning',
+    legalComments: 'eof',
+  });
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (!(await bundleApp())) {
+    console.error('bundle: esbuild is not installed (npm ci); the pages will load web/app/*.js unbundled');
+    process.exit(0);
+  }
+  const size = entries.map((e) => `${path.basename(e)} ${(statSync(path.join(outdir, path.basename(e))).size / 1024).toFixed(0)} kB`);
+  console.log(`bundle: web/bundle/ ${size.join(', ')}`);
+}

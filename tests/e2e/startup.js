@@ -1,0 +1,76 @@
+// startup.js — profiles the time to the first interactive lesson (the e2e figure) in cold contexts.
+//   node tests/e2e/startup.js [runs=3] [--trace]     prints per run: total, resource timings, marks
+// Same metric as run.js: a fresh browser context opens ?lesson=M01 and waits until M01's last cell
+// shows its checks. The page's own performance marks (pt2e:*) and measures are listed in time order.
+import { chromium } from 'playwright-core';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3);
+const trace = process.argv.includes('--trace');
+const query = process.argv.find((a) => a.startsWith('?')) ?? '?lesson=M01';
+const server = await startServer({ port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
+    '--enable-unsafe-swiftshader'],
+});
+const meta = JSON.parse(await readFile(path.join(here, '../../lessons/M01/lesson.json'), 'utf8'));
+const last = meta.cells[meta.cells.length - 1].id;
+const totals = [];
+try {
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') console.log(`  console error: ${m.text()}`); });
+    let cdp = null;
+    if (trace && i === runs - 1) {
+      cdp = await context.newCDPSession(page);
+      await browser.startTracing(page, { path: path.join(here, 'out', 'startup-trace.json'), screenshots: false,
+        categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading', 'v8', 'disabled-by-default-v8.compile'] });
+    }
+    await page.addInitScript((sel) => {
+      new MutationObserver((_, obs) => {
+        if (document.querySelector(sel)) { performance.mark('checks of the last cell in the DOM'); obs.disconnect(); }
+      }).observe(document, { childList: true, subtree: true });
+    }, `section.cell[data-cell="${last}"] ul.checks`);
+    const t0 = Date.now();
+    await page.goto(`${server.url}${query}`);
+    await page.waitForFunction((sel) => !!document.querySelector(sel), `section.cell[data-cell="${last}"] ul.checks`, { polling: 'raf', timeout: 30000 });
+    const ms = Date.now() - t0;
+    if (cdp) await browser.stopTracing();
+    totals.push(ms);
+    const info = await page.evaluate(() => ({
+      nav: performance.getEntriesByType('navigation')[0]?.toJSON(),
+      res: performance.getEntriesByType('resource').map((r) => ({ name: r.name.replace(location.origin, ''), start: r.startTime, end: r.responseEnd, size: r.transferSize })),
+      marks: performance.getEntriesByType('mark').map((m) => ({ name: m.name, t: m.startTime })),
+      measures: performance.getEntriesByType('measure').map((m) => ({ name: m.name, t: m.startTime, d: m.duration })),
+      paint: performance.getEntriesByType('paint').map((p) => ({ name: p.name, t: p.startTime })),
+      now: performance.now(),
+      origin: performance.timeOrigin,
+    }));
+    console.log(`run ${i + 1}: ${ms} ms (page clock ${info.now.toFixed(0)} ms)`);
+    if (process.argv.includes('-v') || i === runs - 1) {
+      const rows = [
+        ...info.res.map((r) => [r.start, `res  ${r.name} → ${r.end.toFixed(0)} (${(r.end - r.start).toFixed(0)} ms)`]),
+        ...info.marks.map((m) => [m.t, `mark ${m.name}`]),
+        ...info.measures.map((m) => [m.t, `meas ${m.name} ${m.d.toFixed(1)} ms → ${(m.t + m.d).toFixed(0)}`]),
+        ...info.paint.map((p) => [p.t, `paint ${p.name}`]),
+        [info.nav.responseEnd, 'html responseEnd'], [info.nav.domContentLoadedEventEnd, 'DOMContentLoaded end'],
+        [info.nav.loadEventEnd, 'load event end'], [t0 + ms - info.origin, 'the test saw the checks'], [t0 - info.origin, 'the test called goto'],
+      ].sort((a, b) => a[0] - b[0]);
+      for (const [t, s] of rows) console.log(`  ${t.toFixed(0).padStart(5)}  ${s}`);
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+const sorted = [...totals].sort((a, b) => a - b);
+console.log(`time to the first interactive lesson: min ${sorted[0]} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms over ${runs} cold runs [${totals.join(', ')}]`);
