@@ -13,9 +13,9 @@
 // something changed: an event or new data marks the view dirty, and one requestAnimationFrame loop
 // calls frame() on dirty views until each says it has settled. No busy loop.
 //
-// Lazy: a view whose canvas is on screen (or within LAZY_MARGIN of it) when mounted is created at
-// once; one further away is created when it scrolls near (IntersectionObserver), so a page's
-// start-up draws only what can be seen. Browsers cap live WebGL contexts (Chromium: 16): when more
+// Lazy: a view is created when its canvas is on screen or within LAZY_MARGIN of it
+// (IntersectionObserver; the first report comes with the next frame), so a page's start-up draws
+// only what can be seen; a canvas not in the document is created at once (and fails). Browsers cap live WebGL contexts (Chromium: 16): when more
 // than LIVE_BUDGET views are live, those scrolled out of reach are released (C++ view deleted, the
 // WebGL context lost, the canvas replaced by a fresh one) and recreated from their spec when they
 // come back (hover / selection / pan start afresh). canvas.dataset.view says 'pending', 'live' or
@@ -56,12 +56,6 @@ function scrollRoot(el) {
     if (o === 'auto' || o === 'scroll') return p;
   }
   return null;
-}
-
-function nearViewport(canvas, root) {
-  const r = canvas.getBoundingClientRect();
-  const box = root ? root.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
-  return r.bottom >= box.top - LAZY_MARGIN && r.top <= box.bottom + LAZY_MARGIN && (r.width > 0 || r.height > 0);
 }
 
 export function createViewHost(M) {
@@ -243,11 +237,13 @@ export function createViewHost(M) {
 
     canvas.pt2eView = state;
     listen(canvas);
-    // A canvas in the page but out of reach waits; a visible one (or one not in the document, which
-    // then fails here with RuntimeError as before) is created now, so its errors throw from mount().
-    const root = canvas.isConnected ? scrollRoot(canvas) : null;
-    if (canvas.isConnected && !nearViewport(canvas, root)) {
+    // A canvas in the page waits for the IntersectionObserver's first report (the next frame; no
+    // forced layout here) and is created once it is near. One not in the document is created now,
+    // so it fails here with RuntimeError, as no selector finds it.
+    if (canvas.isConnected) {
       canvas.dataset.view = 'pending';
+      observed = observerFor(scrollRoot(canvas));
+      observed.observe(canvas);
     } else {
       try {
         state.near = true;
@@ -256,10 +252,6 @@ export function createViewHost(M) {
         handle.destroy();
         throw e;
       }
-    }
-    if (canvas.isConnected) {
-      observed = observerFor(root);
-      observed.observe(canvas);
     }
     return handle;
   }
