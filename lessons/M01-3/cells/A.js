@@ -9,13 +9,15 @@ const tr = (en, zh) => ctx.tr({ en, 'zh-TW': zh });
 
 function runOne(cfg) {
   const quantizer = new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config(cfg));
-  const prepared = cfg.is_qat ? pt.prepare_qat_pt2e(gm, quantizer) : pt.prepare_pt2e(gm, quantizer);
+  // prepare_pt2e for every config, is_qat too, as the original notebook did: the config alone decides the
+  // observer type (prepare_qat_pt2e, for training in M06, also keeps conv → bn unfolded)
+  const prepared = pt.prepare_pt2e(gm, quantizer);
   const observers = pt.observer_nodes(prepared);
   const types = [...new Set(observers.map((name) => prepared.node(name).module_type))].sort();
   // a dynamic config has nothing to calibrate (its weight observer needs one pass); the others see all 256 samples
   for (const b of cfg.is_dynamic ? calib.slice(0, 1) : calib) prepared.forward(b.x);
   const converted = pt.convert_pt2e(prepared);
-  return { n_obs: observers.length, types, n_qdq: pt.qdq_nodes(converted).length, sqnr: pt.sqnr(ref, converted.forward(ex)), converted };
+  return { n_obs: observers.length, types, n_qdq: pt.qdq_nodes(converted).length, sqnr: pt.sqnr(ref, converted.forward(ex)), prepared, converted };
 }
 const configs = {
   'per-tensor weight': { is_per_channel: false },

@@ -1,5 +1,5 @@
 import torch
-from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, prepare_qat_pt2e, convert_pt2e
+from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, convert_pt2e
 from torchao.quantization.utils import compute_error          # SQNR in dB
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
@@ -21,7 +21,8 @@ class TinyConvNet(torch.nn.Module):
         x = torch.relu(self.bn4(self.conv4(x)))
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
-# `calibration`: your own list of (N, 3, 16, 16) batches, 256 samples in batches of 32
+# `calibration`: your own list of (N, 3, 16, 16) image batches, 256 samples in batches of 32, normalized
+# per channel (transforms.Normalize with the set's mean / std); the page uses pt.calibration_batches
 torch.manual_seed(0)
 model = TinyConvNet().eval()
 ex = (torch.randn(8, 3, 16, 16),)
@@ -31,7 +32,7 @@ with torch.no_grad():
 def run_one(**cfg):
     quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(**cfg))
     gm = torch.export.export(model, ex).module()
-    prepared = (prepare_qat_pt2e if cfg.get("is_qat") else prepare_pt2e)(gm, quantizer)
+    prepared = prepare_pt2e(gm, quantizer)   # is_qat too: the config alone picks the observer type
     observers = [getattr(prepared, n.target) for n in prepared.graph.nodes if n.op == "call_module"]
     with torch.no_grad():
         for batch in calibration:

@@ -21,3 +21,18 @@ for per_channel in (False, True):
         prepared(*ex)
         converted = convert_pt2e(prepared)
         print(per_channel, compute_error(ref, converted(*ex)).item())
+
+# which activation? the observer on the input x, per-tensor config, calibrated as in A (read it before convert)
+prepared = prepare_pt2e(torch.export.export(model, ex).module(),
+                        XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=False)))
+with torch.no_grad():
+    for batch in calibration:
+        prepared(batch)
+x_obs = next(getattr(prepared, n.target) for n in prepared.graph.nodes if n.op == "call_module" and n.args[0].name == "x")
+scale, zero_point = x_obs.calculate_qparams()
+lo, hi = (-128 - zero_point.item()) * scale.item(), (127 - zero_point.item()) * scale.item()
+converted = convert_pt2e(prepared)
+held = held_out          # 8 more images of your calibration set (samples 256..263), never calibrated on
+for name, x in [("randn ex", ex[0]), ("held-out images", held)]:
+    with torch.no_grad():
+        print(name, (lo, hi), ((x < lo) | (x > hi)).float().mean().item(), compute_error(model(x), converted(x)).item())
