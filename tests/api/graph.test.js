@@ -63,6 +63,13 @@ test('data helpers: example_inputs and calibration_batches', () => {
   const batches = pt.calibration_batches({ n: 10, batch_size: 4 });
   assert.deepEqual(batches.map((b) => b.x.shape[0]), [4, 4, 2]);
   assert.equal(batches[0].labels.dtype, 'int32');
+  assert.deepEqual(Array.from(batches[2].labels.data()), [0, 1], 'label i % 4: samples 8 and 9');
+  const again = pt.calibration_batches({ n: 10, batch_size: 4 });
+  assert.deepEqual(Array.from(again[1].x.data()), Array.from(batches[1].x.data()), 'deterministic');
+  const longer = pt.calibration_batches({ n: 12, batch_size: 6 });
+  assert.deepEqual(Array.from(longer[0].x.data()).slice(0, 4 * 768), Array.from(batches[0].x.data()), 'sample i does not depend on n or batch_size');
+  assert.throws(() => pt.calibration_batches({ n: 0, batch_size: 4 }), (e) => e.name === 'ValueError' && /'n'/.test(e.message));
+  assert.throws(() => pt.calibration_batches({ n: 4 }), (e) => e.name === 'ValueError' && /'batch_size'/.test(e.message));
 });
 
 test('bad input: typed errors naming the model, the node or the argument', () => {

@@ -82,6 +82,9 @@ export function installGraph(pt, M, tools) {
   };
   pt.export_module = pt.export;
   pt.example_inputs = (batch) => call(M.example_inputs, check('example_inputs', batch, 'batch')).map(T);
+  // The synthetic 4-class image set (engine/graph/models.h): n samples of (3, 16, 16) in batches of batch_size,
+  // label i % 4 (bars, ring, checker, gradient), drawn in [0, 1] and normalized per channel with the set's own
+  // mean / std; deterministic, from a private generator (the default generator is untouched). [{ x, labels }]
   pt.calibration_batches = ({ n, batch_size } = {}) =>
     call(M.calibration_batches, check('calibration_batches', n, 'n'), check('calibration_batches', batch_size, 'batch_size'))
       .map((b) => ({ x: T(b.x), labels: T(b.labels) }));

@@ -149,6 +149,7 @@ GraphModuleHandle export_module(const ModelHandle& m, const val& inputs) {
   return ptjs::guarded([&] { return GraphModuleHandle::own(pt::export_module(m.get(), tensors_from_js(inputs))); });
 }
 val example_inputs(double batch) { return ptjs::guarded([&] { return tensors_to_js(pt::example_inputs(batch)); }); }
+// pt::calibration_batches(n, batch_size) with the default (3, 16, 16) images: [{x: float32 [b, 3, 16, 16], labels: int32 [b]}].
 val calibration_batches(double n, double batch_size) {
   return ptjs::guarded([&] {
     val arr = val::array();
