@@ -1,6 +1,7 @@
 // bundle.js — bundles the page's ES modules into one file per page, so a cold page load fetches one
 // script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading").
-//   node scripts/bundle.js            writes web/bundle/{shell,embed}.js (+ .map); run by scripts/build.sh
+//   node scripts/bundle.js            writes web/bundle/{shell,embed}.js (+ .map) and web/bundle/style.css
+//                                     (KaTeX's CSS + web/app/style.css, KaTeX fonts in web/bundle/fonts/); run by scripts/build.sh
 //   import { bundleApp } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
 // Inputs: web/app/{shell,embed}.js and what they import (web/app, web/api, markdown-it, KaTeX).
 // The engine (dist/pt2e_engine.{mjs,wasm}) stays separate: web/api/engine.js loads it at run time.
@@ -26,7 +27,7 @@ function newest(dir) {
 
 // True when a bundle is missing or older than a source file of web/app or web/api.
 export function bundleStale() {
-  const outs = entries.map((e) => path.join(outdir, path.basename(e)));
+  const outs = [...entries.map((e) => path.join(outdir, path.basename(e))), path.join(outdir, 'style.css')];
   if (!outs.every((o) => existsSync(o))) return true;
   const built = Math.min(...outs.map((o) => statSync(o).mtimeMs));
   return ['app', 'api'].some((d) => newest(path.join(root, 'web', d)) > built);
@@ -54,6 +55,17 @@ export async function bundleApp({ ifStale = false } = {}) {
     external: ['node:*'],          // engine.js's Node-only branch (never taken in a browser)
     logLevel: 'warning',
     legalComments: 'eof',
+  });
+  // One stylesheet instead of two: the page's scripts wait for every stylesheet, and the browser
+  // opens only 6 connections to the site at once (the wasm holds one while it downloads).
+  await esbuild.build({
+    stdin: { contents: '@import "./node_modules/katex/dist/katex.min.css";\n@import "./web/app/style.css";\n', resolveDir: root, loader: 'css', sourcefile: 'style.css' },
+    outfile: path.join(outdir, 'style.css'),
+    bundle: true,
+    minify: true,
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
+    assetNames: 'fonts/[name]',
+    logLevel: 'warning',
   });
   return true;
 }

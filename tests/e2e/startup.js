@@ -40,6 +40,12 @@ try {
         if (document.querySelector(sel)) { performance.mark('checks of the last cell in the DOM'); obs.disconnect(); }
       }).observe(document, { childList: true, subtree: true });
     }, `section.cell[data-cell="${last}"] ul.checks`);
+    const profile = process.argv.includes('--profile') && i === runs - 1 ? await context.newCDPSession(page) : null;
+    if (profile) {
+      await profile.send('Profiler.enable');
+      await profile.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profile.send('Profiler.start');
+    }
     const t0 = Date.now();
     await page.goto(`${server.url}${query}`);
     if (process.argv.includes('--selector')) {  // the e2e's first method: polls with back-off up to 500 ms
@@ -49,6 +55,25 @@ try {
     }
     const ms = Date.now() - t0;
     if (cdp) await browser.stopTracing();
+    if (profile) {
+      // Self time by function (top 25) over the whole load: where the main thread's CPU goes.
+      const { profile: p } = await profile.send('Profiler.stop');
+      const dt = new Map();
+      p.samples.forEach((id, k) => dt.set(id, (dt.get(id) ?? 0) + (p.timeDeltas[k + 1] ?? 0)));
+      const self = new Map();
+      for (const n of p.nodes) {
+        const f = n.callFrame;
+        const key = `${f.functionName || '(anon)'} ${f.url.replace(/^.*\//, '')}:${f.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (dt.get(n.id) ?? 0));
+      }
+      const byFile = new Map();
+      for (const n of p.nodes) {
+        const f = n.callFrame.url.replace(/^.*\//, '') || n.callFrame.functionName;
+        byFile.set(f, (byFile.get(f) ?? 0) + (dt.get(n.id) ?? 0));
+      }
+      console.log('  self time by file: ' + [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`).join(' | '));
+      for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(v / 1000).toFixed(1).padStart(7)} ms  ${k}`);
+    }
     totals.push(ms);
     const info = await page.evaluate(() => ({
       nav: performance.getEntriesByType('navigation')[0]?.toJSON(),
