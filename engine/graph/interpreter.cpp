@@ -76,6 +76,13 @@ std::vector<int64_t> OpArgs::ints(size_t i, std::optional<std::vector<int64_t>> 
 
 namespace {
 
+// Argument i as a tensor; an int or float literal becomes a 0-dim float32 tensor.
+Tensor tensor_or_scalar(const OpArgs& a, size_t i) {
+  if (i < a.values.size() && !a.values[i].is_tensor() && !a.values[i].is_none())
+    return Tensor::scalar(static_cast<float>(a.number(i)));
+  return a.tensor(i);
+}
+
 std::map<std::string, OpFn>& table() {
   static std::map<std::string, OpFn> t = [] {
     std::map<std::string, OpFn> m;
@@ -102,16 +109,31 @@ std::map<std::string, OpFn>& table() {
       if (a.has(3)) throw NotImplementedError("mean.dim: only dtype=None is supported");
       return Value(ops::mean_dim(a.tensor(0), a.ints(1, std::vector<int64_t>{}), a.boolean(2, false)));
     };
-    m["aten.add.Tensor"] = [](const OpArgs& a) { return Value(ops::add(a.tensor(0), a.tensor(1), a.number(2, 1.0))); };
-    m["aten.mul.Tensor"] = [](const OpArgs& a) { return Value(ops::mul(a.tensor(0), a.tensor(1))); };
+    // add / mul / div: `other` may be a Python number (torch wraps it as a 0-dim tensor, computed in float).
+    m["aten.add.Tensor"] = [](const OpArgs& a) {
+      return Value(ops::add(a.tensor(0), tensor_or_scalar(a, 1), a.number(2, 1.0)));
+    };
+    m["aten.mul.Tensor"] = [](const OpArgs& a) { return Value(ops::mul(a.tensor(0), tensor_or_scalar(a, 1))); };
+    m["aten.div.Tensor"] = [](const OpArgs& a) { return Value(ops::div(a.tensor(0), tensor_or_scalar(a, 1))); };
+    m["aten.sqrt.default"] = [](const OpArgs& a) { return Value(ops::sqrt(a.tensor(0))); };
+    // reshape / view: a new tensor (ops are pure; it never aliases a module buffer that BN updates).
+    m["aten.reshape.default"] = [](const OpArgs& a) { return Value(a.tensor(0).clone().reshape(a.ints(1))); };
+    m["aten.view.default"] = m["aten.reshape.default"];
+    m["aten.zeros_like.default"] = [](const OpArgs& a) { return Value(ops::zeros_like(a.tensor(0))); };
     m["aten.cat.default"] = [](const OpArgs& a) { return Value(ops::cat(a.tensors(0), a.integer(1, 0))); };
     m["aten.flatten.using_ints"] = [](const OpArgs& a) {
       return Value(ops::flatten(a.tensor(0), a.integer(1, 0), a.integer(2, -1)));
     };
     // input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled
+    // training=True: batch statistics, running_mean / running_var (module buffers) updated in place with
+    // `momentum` (a None momentum, torch's cumulative average, needs num_batches_tracked: not supported).
     m["aten.batch_norm.default"] = [](const OpArgs& a) {
-      if (a.boolean(5, false))
-        throw NotImplementedError("batch_norm: training=True is not supported by the float interpreter");
+      if (a.boolean(5, false)) {
+        if (!a.has(6)) throw NotImplementedError("batch_norm: training with momentum=None is not supported");
+        return Value(ops::batch_norm_training(a.tensor(0), a.optional_tensor(1), a.optional_tensor(2),
+                                              a.optional_tensor(3), a.optional_tensor(4), a.number(6),
+                                              a.number(7, 1e-5)));
+      }
       return Value(ops::batch_norm(a.tensor(0), a.optional_tensor(1), a.optional_tensor(2), a.tensor(3), a.tensor(4),
                                    a.number(7, 1e-5)));
     };

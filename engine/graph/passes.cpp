@@ -1,4 +1,4 @@
-// passes.cpp — fold_bn (spec §8.1) and dead-code elimination.
+// passes.cpp — fold_bn (spec §8.1), dead-code elimination, the train / eval switch of batch norms.
 #include "graph/passes.h"
 
 #include <cmath>
@@ -54,17 +54,39 @@ double bn_eps(const Node* bn) {
   return 1e-5;
 }
 
+bool is_conv_transpose_target(const std::string& t) {
+  return t == "aten.conv_transpose1d.default" || t == "aten.conv_transpose2d.input" ||
+         t == "aten.conv_transpose3d.input";
+}
+
 void fold_one(GraphModule& gm, Node* bn) {
-  Graph& g = gm.graph;
   Node* conv = bn->args()[0].node();
-  const Node* w_node = attr_arg(conv, 1);
-  const Node* b_node = attr_arg(conv, 2);
+  fold_bn_weights_into_conv_node(gm, conv, attr_arg(conv, 1), attr_arg(conv, 2), bn);
+}
+
+}  // namespace
+
+void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_node, const Node* b_node, Node* bn) {
+  Graph& g = gm.graph;
+  if (!w_node || w_node->op != OpKind::get_attr)
+    throw ValueError("fold_bn_weights_into_conv_node: node " + conv->name + ": the weight is not a get_attr node");
+  if (b_node && b_node->op != OpKind::get_attr)
+    throw ValueError("fold_bn_weights_into_conv_node: node " + conv->name + ": the bias is not a get_attr node");
+  if (bn->target != kBatchNorm && bn->target != kBatchNormLegit)
+    throw ValueError("fold_bn_weights_into_conv_node: node " + bn->name + " is not a batch norm (" + bn->target + ")");
+  for (size_t i : {3u, 4u})
+    if (!attr_arg(bn, i))
+      throw ValueError("fold_bn_weights_into_conv_node: node " + bn->name + ": running stats must be get_attr nodes");
   const Tensor& W = gm.get_tensor(w_node->target);
   const Tensor& mean = gm.get_tensor(attr_arg(bn, 3)->target);
   const Tensor& var = gm.get_tensor(attr_arg(bn, 4)->target);
   const Node* gamma_node = attr_arg(bn, 1);
   const Node* beta_node = attr_arg(bn, 2);
-  const int64_t C = W.size(0);
+  const bool transpose = is_conv_transpose_target(conv->target);
+  if (W.dtype() != DType::Float32 || W.dim() < 2)
+    throw RuntimeError("fold_bn: node " + conv->name + ": weight " + w_node->name + " has shape " +
+                       shape_str(W.shape()) + " " + dtype_name(W.dtype()) + ", expected a float32 weight");
+  const int64_t C = W.size(transpose ? 1 : 0);
   auto check = [&](const Tensor& t, const char* what) {
     if (t.dtype() != DType::Float32 || t.dim() != 1 || t.size(0) != C)
       throw RuntimeError("fold_bn: node " + bn->name + ": " + what + " has shape " + shape_str(t.shape()) +
@@ -80,18 +102,23 @@ void fold_one(GraphModule& gm, Node* bn) {
   const bool is_linear = conv->target == "aten.linear.default";
   Tensor new_w = W.clone();
   Tensor new_b = Tensor::empty({C});
-  const int64_t per_channel = C ? W.numel() / C : 0;
+  std::vector<float> scales(static_cast<size_t>(C));
   for (int64_t c = 0; c < C; ++c) {
     const float r = 1.f / std::sqrt(var.data<float>()[c] + eps);
     const float gamma = gamma_node ? gm.get_tensor(gamma_node->target).data<float>()[c] : 1.f;
     const float beta = beta_node ? gm.get_tensor(beta_node->target).data<float>()[c] : 0.f;
     const float b = b_node ? gm.get_tensor(b_node->target).data<float>()[c] : 0.f;
-    const float scale = gamma * r;
-    float* wc = new_w.data<float>() + c * per_channel;
-    for (int64_t i = 0; i < per_channel; ++i) wc[i] = wc[i] * scale;
+    scales[static_cast<size_t>(c)] = gamma * r;
     // Same float order as torch: conv (b - mean) * r * gamma + beta, linear (b - mean) * (gamma * r) + beta.
-    new_b.data<float>()[c] = is_linear ? (b - mean.data<float>()[c]) * scale + beta
+    new_b.data<float>()[c] = is_linear ? (b - mean.data<float>()[c]) * (gamma * r) + beta
                                        : (b - mean.data<float>()[c]) * r * gamma + beta;
+  }
+  // Output-channel axis 0 (axis 1 for conv_transpose: [in, out, k...], groups = 1).
+  const int64_t inner = W.numel() / (W.size(0) * W.size(1));
+  float* pw = new_w.data<float>();
+  for (int64_t i = 0; i < W.numel(); ++i) {
+    const int64_t c = transpose ? (i / inner) % W.size(1) : i / (W.numel() / C);
+    pw[i] = pw[i] * scales[static_cast<size_t>(c)];
   }
 
   // All checks passed: now change the module and the graph.
@@ -125,6 +152,25 @@ void fold_one(GraphModule& gm, Node* bn) {
   if (bn->users().empty()) g.erase_node(bn);
 }
 
+namespace {
+
+int set_batch_norm_training(GraphModule& gm, bool training) {
+  int changed = 0;
+  for (Node* n : gm.graph.nodes()) {
+    if (n->op != OpKind::call_function || n->target != kBatchNorm || n->args().size() < 6) continue;
+    auto* t = std::get_if<bool>(&n->args()[5].v);
+    if (!t)
+      throw TypeError("node " + n->name + ": batch_norm argument 5 (training) is " + n->args()[5].str() +
+                      ", expected a bool literal");
+    if (*t == training) continue;
+    std::vector<Arg> args = n->args();
+    args[5] = Arg(training);
+    gm.graph.set_args(n, std::move(args));
+    ++changed;
+  }
+  return changed;
+}
+
 }  // namespace
 
 int fold_bn(GraphModule& gm) {
@@ -139,5 +185,8 @@ int fold_bn(GraphModule& gm) {
 }
 
 int eliminate_dead_code(GraphModule& gm) { return gm.graph.eliminate_dead_code(); }
+
+int move_exported_model_to_train(GraphModule& gm) { return set_batch_norm_training(gm, true); }
+int move_exported_model_to_eval(GraphModule& gm) { return set_batch_norm_training(gm, false); }
 
 }  // namespace pt

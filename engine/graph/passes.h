@@ -1,4 +1,4 @@
-// passes.h — graph-to-graph passes: batch-norm folding and dead-code elimination.
+// passes.h — graph-to-graph passes: batch-norm folding, dead-code elimination, train / eval switch.
 //
 //   int folded = pt::fold_bn(gm);            // spec §8.1; prepare_pt2e runs this first
 //   int removed = pt::eliminate_dead_code(gm);
@@ -20,5 +20,22 @@ namespace pt {
 
 int fold_bn(GraphModule& gm);
 int eliminate_dead_code(GraphModule& gm);
+
+// torchao utils.fold_bn_weights_into_conv_node: the fold of one batch norm (aten.batch_norm.default,
+// either training flag, or the _legit_no_training form) into `conv` (aten.conv*d / conv_transpose*d /
+// linear), whose weight / bias tensors are the get_attr nodes `weight` / `bias` (bias may be null,
+// then "<weight target>_bias" is created) — the arithmetic of fold_bn above with the BN node's own eps
+// (arg 7); conv_transpose scales weight axis 1. The BN's users are redirected to the conv and the BN
+// erased. ValueError when weight / bias / running stats are not get_attr nodes.
+void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* weight, const Node* bias, Node* bn);
+
+// torchao move_exported_model_to_train / move_exported_model_to_eval (pt2e/export_utils.py): what
+// model.train() / .eval() do for an exported graph — every aten.batch_norm.default gets its `training`
+// literal (arg 5) set to True / False, so it uses batch statistics and updates its running stats, or
+// uses the running stats. Idempotent; returns how many nodes changed. (torchao rewrites the pattern
+// with default momentum / eps literals; we keep the node's own. Dropout: the engine has no dropout op.)
+// TypeError when a batch_norm's training argument is not a bool literal.
+int move_exported_model_to_train(GraphModule& gm);
+int move_exported_model_to_eval(GraphModule& gm);
 
 }  // namespace pt

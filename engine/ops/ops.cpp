@@ -431,3 +431,102 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
 }
 
 }  // namespace pt::ops
+
+namespace pt::ops {
+
+Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                           std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,
+                           double eps) {
+  const char* op = "batch_norm";
+  require_float(x, op, "input");
+  if (x.dim() < 2) throw RuntimeError("batch_norm: expected input with >= 2 dims, got " + shape_str(x.shape()));
+  const int64_t C = x.size(1), N = x.size(0);
+  if (running_mean) require_channel_vector(*running_mean, C, op, "running_mean");
+  if (running_var) require_channel_vector(*running_var, C, op, "running_var");
+  if (weight) require_channel_vector(*weight, C, op, "weight");
+  if (bias) require_channel_vector(*bias, C, op, "bias");
+  int64_t inner = 1;
+  for (int64_t k = 2; k < x.dim(); ++k) inner *= x.size(k);
+  const int64_t n = C ? x.numel() / C : 0;
+  if (n <= 1)
+    throw ValueError("batch_norm: expected more than 1 value per channel when training, got input size " +
+                     shape_str(x.shape()));
+  const float* px = x.data<float>();
+  Tensor y = Tensor::empty(x.shape());
+  float* py = y.data<float>();
+  const float m = static_cast<float>(momentum);
+  for (int64_t k = 0; k < C; ++k) {
+    double sum_d = 0, var_d = 0;
+    float mean = 0;
+    if (inner > 1) {
+      // torch batch_norm_cpu_collect_stats_contiguous_impl: double accumulators, memory order.
+      for (int64_t b = 0; b < N; ++b)
+        for (int64_t i = 0; i < inner; ++i) sum_d += px[(b * C + k) * inner + i];
+      mean = static_cast<float>(sum_d / static_cast<double>(n));
+      for (int64_t b = 0; b < N; ++b)
+        for (int64_t i = 0; i < inner; ++i) {
+          const float d = px[(b * C + k) * inner + i] - mean;
+          const float d2 = d * d;
+          var_d += d2;
+        }
+    } else {
+      // [N, C] (NC11) inputs take torch's channels-last kernel: float accumulators over N (one
+      // thread's order), the variance term fused: acc = fma(x - mean, x - mean, acc).
+      float acc = 0;
+      for (int64_t b = 0; b < N; ++b) acc += px[b * C + k];
+      mean = static_cast<float>(static_cast<double>(acc) / static_cast<double>(n));
+      float vacc = 0;
+      for (int64_t b = 0; b < N; ++b) {
+        const float d = px[b * C + k] - mean;
+        vacc = std::fma(d, d, vacc);
+      }
+      var_d = vacc;
+    }
+    const double var_acc = var_d;
+    const float var_sum = static_cast<float>(var_acc);
+    // batch_norm_cpu_update_stats_template: InvStd<double>(var_sum / n, eps); float / int64 is float.
+    const float biased = var_sum / static_cast<float>(n);
+    const float invstd = static_cast<float>(1.0 / std::sqrt(static_cast<double>(biased) + eps));
+    if (running_mean) {
+      float& rm = running_mean->data<float>()[k];
+      const float a = m * mean, b = (1.f - m) * rm;
+      rm = a + b;
+    }
+    if (running_var) {
+      float& rv = running_var->data<float>()[k];
+      const double unbiased = static_cast<double>(var_sum / static_cast<float>(n - 1));
+      const float b = (1.f - m) * rv;
+      rv = static_cast<float>(static_cast<double>(m) * unbiased + static_cast<double>(b));
+    }
+    // batch_norm_cpu_collect_linear_and_constant_terms + the transform y = x * alpha + beta.
+    // torch's AVX2 kernel contracts both into fused multiply-adds (verified bit for bit on torch 1.13).
+    const float alpha = invstd * (weight ? weight->data<float>()[k] : 1.f);
+    const float beta = std::fma(-mean, alpha, bias ? bias->data<float>()[k] : 0.f);
+    for (int64_t b = 0; b < N; ++b)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t at = (b * C + k) * inner + i;
+        py[at] = std::fma(px[at], alpha, beta);
+      }
+  }
+  return y;
+}
+
+Tensor sqrt(const Tensor& x) {
+  require_float(x, "sqrt", "input");
+  Tensor y = Tensor::empty(x.shape());
+  const float* px = x.data<float>();
+  float* py = y.data<float>();
+  for (int64_t i = 0; i < x.numel(); ++i) py[i] = std::sqrt(px[i]);
+  return y;
+}
+
+Tensor div(const Tensor& a, const Tensor& b) {
+  return broadcast_binary(a, b, "div", [](float u, float v) { return u / v; });
+}
+
+Tensor zeros_like(const Tensor& x) {
+  require_float(x, "zeros_like", "input");
+  return Tensor::zeros(x.shape());
+}
+
+}  // namespace pt::ops

@@ -53,6 +53,27 @@ Tensor flatten(const Tensor& x, int64_t start_dim = 0, int64_t end_dim = -1);
 Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                   const Tensor& running_mean, const Tensor& running_var, double eps = 1e-5);
 
+// aten.batch_norm.default with training=True, as torch's CPU kernel computes it (batch_norm_cpu,
+// contiguous input): per channel c over N and the spatial dims (n = numel / C values),
+//   sum in double in memory order, mean = float(sum / n);
+//   var_sum = sum in double of float((x - mean) * (x - mean)), kept as float;
+//   ([N, C] input: torch's channels-last kernel — float sums over N, var term fma(d, d, acc); this is
+//   torch's single-thread order, torch with several threads sums per-thread chunks)
+//   invstd = float(1 / sqrt(double(var_sum / n) + eps))      (biased variance normalises);
+//   a = invstd * w, c = fma(-mean, a, b), y = fma(x, a, c)     (float, fused as torch's AVX2 kernel);
+//   running_mean = 0.1f-style float momentum: m * mean + (1 - m) * running_mean   (float),
+//   running_var  = m * double(var_sum / (n - 1)) + float((1 - m) * running_var)   (unbiased).
+// The running stats, when given, are updated IN PLACE (their storage is shared with the caller, so
+// a GraphModule's buffers change as torch's do) — the one op here with a side effect. ValueError when
+// a channel has a single value (n == 1), as F.batch_norm raises "Expected more than 1 value per channel".
+Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                           std::optional<Tensor> running_mean, std::optional<Tensor> running_var,
+                           double momentum = 0.1, double eps = 1e-5);
+// aten.sqrt.default, aten.div.Tensor (broadcasting), aten.zeros_like.default (float32).
+Tensor sqrt(const Tensor& x);
+Tensor div(const Tensor& a, const Tensor& b);
+Tensor zeros_like(const Tensor& x);
+
 // Broadcast two shapes (numpy rules); RuntimeError naming `op` when they do not broadcast.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 

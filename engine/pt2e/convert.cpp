@@ -8,6 +8,7 @@
 
 #include "graph/interpreter.h"
 #include "pt2e/observer_module.h"
+#include "pt2e/qat_utils.h"
 #include "pt2e/quantizer.h"
 #include "quant/quantize.h"
 
@@ -255,6 +256,7 @@ GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representa
   GraphModule gm = model.clone();
   const auto before = node_names(gm.graph);
   replace_observers_with_quantize_dequantize(gm);
+  _fold_conv_bn_qat(gm);  // §5.4: QAT conv-bn patterns become conv(folded weight, bias)
   duplicate_dq_pass(gm);
   if (fold_quantize) fold_quantize_ops(gm);
   gm.graph.eliminate_dead_code();

@@ -8,7 +8,10 @@
 //
 // prepare_pt2e = copy → fold eval batch norms (graph/passes.h fold_bn) → transform_for_annotation →
 // annotate → validate → prepare(). prepare_qat_pt2e = copy → transform_for_annotation → annotate →
-// validate → prepare(is_qat) (batch norms stay; the QAT conv-bn rewrite of §4.5 is not done here).
+// validate → _fuse_conv_bn_qat (pt2e/qat_utils.h, §4.5: every conv → batch_norm becomes
+// conv(x, w·sf) / sf [+ b] → batch_norm(training=True), so the weight fake-quant observes the BN-scaled
+// weight) → prepare(is_qat). Batch norms stay (in training mode); use move_exported_model_to_train /
+// _eval (graph/passes.h) to switch them, as torchao's QAT flow does before calibration / convert.
 // torchao mutates its argument; we return the prepared copy instead, so a lesson can diff the stages.
 //
 // prepare():
