@@ -22,6 +22,8 @@
 #include "pt2e/observer_module.h"
 #include "pt2e/prepare.h"
 #include "pt2e/qat_utils.h"
+#include "pt2e/quantizers/executorch_xnnpack_quantizer.h"
+#include "pt2e/quantizers/x86_inductor_quantizer.h"
 #include "pt2e/quantizers/xnnpack_quantizer.h"
 #include "quant/fake_quantize.h"
 #include "quant/quantize.h"
@@ -444,4 +446,43 @@ TEST_CASE("_fuse_conv_bn_qat leaves graphs without conv-bn alone; _fold_conv_bn_
   outs.push_back(conv);
   stem.graph.set_args(out, {Arg(outs)});
   CHECK(_fuse_conv_bn_qat(stem) == 0);
+}
+
+TEST_CASE("QAT conv-bn with the X86 and ExecuTorch quantizers: fused, then folded away by convert", "[pt2e][qat]") {
+  for (int which = 0; which < 2; ++which) {
+    for (const char* name : {"residual", "tiny"}) {
+      INFO((which ? "ExecuTorch XNNPACKQuantizer " : "X86InductorQuantizer ") << name);
+      std::unique_ptr<Quantizer> q;
+      if (which == 0) {
+        auto x86 = std::make_unique<X86InductorQuantizer>();
+        x86->set_global(get_default_x86_inductor_quantization_config(true));
+        q = std::move(x86);
+      } else {
+        auto et = std::make_unique<executorch::XNNPACKQuantizer>();
+        et->set_global(executorch::get_symmetric_quantization_config({.is_per_channel = true, .is_qat = true}));
+        q = std::move(et);
+      }
+      GraphModule gm = exported(name);
+      GraphModule prepared = prepare_qat_pt2e(gm, *q);
+      const size_t n_bn = count_target(gm, "aten.batch_norm.default");
+      CHECK(count_target(prepared, "aten.sqrt.default") == n_bn);
+      // Every weight fake quant observes a BN-scaled weight (mul), not the raw parameter.
+      for (const Node* conv : with_target(prepared, "aten.conv2d.default")) {
+        const Node* w = arg(conv, 1);
+        REQUIRE(get_observer(prepared, w));
+        CHECK(arg(w, 0)->target == "aten.mul.Tensor");
+      }
+      manual_seed(2);
+      Model m = get_model(name);
+      for (int i = 0; i < 3; ++i) prepared.forward(example_inputs(m, 4));
+      move_exported_model_to_eval(prepared);
+      GraphModule converted = convert_pt2e(prepared);
+      CHECK(count_target(converted, "aten.batch_norm.default") == 0);
+      CHECK(count_target(converted, "aten.mul.Tensor") == 0);
+      const Tensor y = converted.forward(example_inputs(m, 4))[0];
+      bool finite = true;
+      for (float v : y.span<float>()) finite = finite && std::isfinite(v);
+      CHECK(finite);
+    }
+  }
 }
