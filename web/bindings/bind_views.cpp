@@ -10,9 +10,11 @@
 //   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
 //   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
 //     (or one stage: { nodes, edges, ... }; nodes and edges as gm.graph_view() returns them)
-//   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y,
+//   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y, fit_all, shows_all, content_height,
 //                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
-//                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom)
+//                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom);
+//                       // shows_all: the whole graph is in view (else an overview is drawn, bottom right);
+//                       // content_height: the canvas CSS height that would show it whole at a readable scale
 //   while (v.frame(performance.now())) await nextAnimationFrame();
 //   v.hovered_item(); v.selected_item();
 #include <emscripten/bind.h>
@@ -228,6 +230,9 @@ val graph_state(ViewCanvas& canvas) {
   out.set("zoom", view->zoom());
   out.set("screen_x", view->screen_origin().x);
   out.set("screen_y", view->screen_origin().y);
+  out.set("fit_all", view->fit_all());
+  out.set("shows_all", view->shows_all());
+  out.set("content_height", view->content_height());
   return out;
 }
 

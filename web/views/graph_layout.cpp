@@ -77,12 +77,20 @@ GraphLayout layout_graph(const GraphLayoutInput& in) {
   }
   if (static_cast<int>(order.size()) != n) throw pt::ValueError("graph layout: the edges form a cycle");
 
-  // 1. Layers: longest path, then sources move down next to their first consumer.
+  // 1. Layers: longest path, then "hanging" nodes move down next to their first consumer: sources
+  // (parameters, inputs) and single-consumer nodes fed only by hanging nodes (a weight's observer,
+  // its quantize / dequantize), so a weight chain sits beside its conv, not in the first rows.
   std::vector<int> layer(n, 0);
   for (int v : order)
     for (int w : succ[v]) layer[w] = std::max(layer[w], layer[v] + 1);
-  for (int v = 0; v < n; ++v) {
-    if (!pred[v].empty() || succ[v].empty()) continue;
+  std::vector<bool> hanging(n, false);
+  for (int v : order) {
+    hanging[v] = pred[v].empty() || succ[v].size() == 1;
+    for (int u : pred[v]) hanging[v] = hanging[v] && hanging[u];
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const int v = *it;
+    if (!hanging[v] || succ[v].empty()) continue;
     int lowest = layer[succ[v][0]];
     for (int w : succ[v]) lowest = std::min(lowest, layer[w]);
     layer[v] = lowest - 1;
@@ -147,17 +155,40 @@ GraphLayout layout_graph(const GraphLayoutInput& in) {
   rows = best_rows;
   index_rows(rows, pos);
 
-  // 4. x: move toward the neighbours' mean, then pack each row in order without overlap. Packing
-  // left-to-right (never left of the wish) and right-to-left (never right of it) both keep the
-  // separations; their average does too and stays close to the wishes.
+  // 4. x: move toward the neighbours' mean, then place each row in order without overlap, by
+  // priority (Brandes-Koepf style): dummies (long edges stay straight), then ops, then leaves (a
+  // parameter or an output hanging on one op). Each vertex gets its wish clamped between the ones
+  // already placed, leaving room for those still to come, so the main chain of a program stays
+  // straight and its weights sit beside it instead of pushing it sideways layer after layer.
   std::vector<float> cx(total, 0);
   auto sep = [&](int a, int b) { return (g.w[a] + g.w[b]) / 2 + ((g.w[a] > 0 && g.w[b] > 0) ? in.h_gap : in.h_gap / 2); };
+  auto is_leaf = [&](int v) { return v < n && g.pred[v].size() + g.succ[v].size() == 1; };
+  auto priority = [&](int v) { return v >= n ? 2 : is_leaf(v) ? 0 : 1; };
   auto pack = [&](const std::vector<int>& row, const std::vector<float>& wish) {
     const size_t m = row.size();
-    std::vector<float> a(m), b(m);
-    for (size_t i = 0; i < m; ++i) a[i] = i == 0 ? wish[0] : std::max(wish[i], a[i - 1] + sep(row[i - 1], row[i]));
-    for (size_t i = m; i-- > 0;) b[i] = i + 1 == m ? wish[i] : std::min(wish[i], b[i + 1] - sep(row[i], row[i + 1]));
-    for (size_t i = 0; i < m; ++i) cx[row[i]] = (a[i] + b[i]) / 2;
+    std::vector<float> pre(m, 0);  // pre[i]: the least distance from row[0] to row[i]
+    for (size_t i = 1; i < m; ++i) pre[i] = pre[i - 1] + sep(row[i - 1], row[i]);
+    std::vector<size_t> by(m);
+    for (size_t i = 0; i < m; ++i) by[i] = i;
+    std::stable_sort(by.begin(), by.end(), [&](size_t a, size_t b) { return priority(row[a]) > priority(row[b]); });
+    std::vector<bool> placed(m, false);
+    std::vector<float> x(m, 0);
+    for (size_t i : by) {
+      float lo = -1e30f, hi = 1e30f;
+      for (size_t j = i; j-- > 0;)
+        if (placed[j]) {
+          lo = x[j] + pre[i] - pre[j];
+          break;
+        }
+      for (size_t j = i + 1; j < m; ++j)
+        if (placed[j]) {
+          hi = x[j] - (pre[j] - pre[i]);
+          break;
+        }
+      x[i] = std::clamp(wish[i], lo, std::max(lo, hi));
+      placed[i] = true;
+    }
+    for (size_t i = 0; i < m; ++i) cx[row[i]] = x[i];
   };
   for (const auto& row : rows) {
     std::vector<float> wish(row.size(), 0);
@@ -171,13 +202,15 @@ GraphLayout layout_graph(const GraphLayoutInput& in) {
       std::vector<float> wish;
       for (int v : row) {
         const auto& nb = down ? g.pred[v] : g.succ[v];
-        float x = cx[v];
-        if (!nb.empty()) {
-          x = 0;
-          for (int u : nb) x += cx[u];
-          x /= static_cast<float>(nb.size());
+        // Leaves (a parameter feeding only v, an output fed only by v) follow v, not v them:
+        // otherwise each op of a chain drifts toward its weights and the graph becomes a staircase.
+        float sum = 0, count = 0, leaf_sum = 0, leaves = 0;
+        for (int u : nb) {
+          const bool leaf = down ? (g.pred[u].empty() && g.succ[u].size() == 1) : (g.succ[u].empty() && g.pred[u].size() == 1);
+          (leaf ? leaf_sum : sum) += cx[u];
+          (leaf ? leaves : count) += 1;
         }
-        wish.push_back(x);
+        wish.push_back(count > 0 ? sum / count : leaves > 0 ? leaf_sum / leaves : cx[v]);
       }
       if (!row.empty()) pack(row, wish);
     }

@@ -5,12 +5,14 @@
 //   GraphLayout out = layout_graph(in);   // out.boxes[i] = top-left + size of node i; out.routes
 //
 // The classic layered (Sugiyama) steps, kept simple:
-//   1. layers: longest path from the sources; a source (a parameter, an input) then moves down to
-//      sit just above its first consumer, so weights are drawn next to the conv that reads them;
+//   1. layers: longest path from the sources; a source (a parameter, an input), and a single-user
+//      node fed only by such (a weight's observer or dequantize), then moves down to sit just
+//      above its first consumer, so weights are drawn next to the conv that reads them;
 //   2. an edge spanning several layers gets one invisible dummy point per layer it crosses;
 //   3. order within layers: barycenter sweeps down and up, keeping the order with fewest crossings;
-//   4. x: each node moves toward the mean x of its neighbours, then the layer is packed left to
-//      right so boxes keep their order and never overlap (gap >= h_gap);
+//   4. x: each node moves toward the mean x of its neighbours (a leaf, e.g. a weight, follows its
+//      op rather than pulling it), then the layer is placed by priority (long edges, ops, leaves)
+//      so boxes keep their order and never overlap (gap >= h_gap) and a chain of ops stays straight;
 //   5. y: layers stacked with v_gap between the tallest boxes of neighbouring layers.
 #pragma once
 #include <utility>

@@ -15,7 +15,7 @@ namespace ptv {
 
 namespace {
 
-constexpr float kStageGap = 60, kPad = 8;
+constexpr float kStageGap = 48, kPad = 8;
 
 struct BoxStyle {
   ImU32 fill, border;
@@ -119,6 +119,7 @@ std::vector<std::string> GraphView::box_lines(const GraphNodeData& n) const {
 // Lays out every stage (needs the font for box sizes, so it runs inside a frame).
 void GraphView::lay_out() {
   stages_.clear();
+  has_focus_box_ = false;
   const float line_h = ImGui::GetTextLineHeight();
   float x = 0;
   world_h_ = 0;
@@ -150,6 +151,8 @@ void GraphView::lay_out() {
     StageLayout sl;
     sl.local.assign(st.nodes.size(), -1);
     GraphLayoutInput in;
+    in.h_gap = 18;  // compact: more of the graph at a readable scale
+    in.v_gap = 28;
     for (size_t i = 0; i < st.nodes.size(); ++i) {
       if (dist[i] < 0 || (!data_.show_params && st.nodes[i].op == "get_attr")) continue;
       sl.local[i] = static_cast<int>(sl.shown.size());
@@ -165,6 +168,14 @@ void GraphView::lay_out() {
     }
     sl.layout = layout_graph(in);
     sl.x = x;
+    if (!data_.focus.empty())
+      for (size_t i = 0; i < sl.shown.size(); ++i) {
+        if (dist[sl.shown[i]] != 0) continue;
+        const LayoutBox& b = sl.layout.boxes[i];
+        const WorldRect r{x + b.x, b.y, x + b.x + b.w, b.y + b.h};
+        focus_box_ = has_focus_box_ ? WorldRect{std::min(focus_box_.x0, r.x0), std::min(focus_box_.y0, r.y0), std::max(focus_box_.x1, r.x1), std::max(focus_box_.y1, r.y1)} : r;
+        has_focus_box_ = true;
+      }
     const float title_w = st.title.empty() ? 0 : ImGui::CalcTextSize(st.title.c_str()).x;
     x += std::max(sl.layout.width, title_w) + kStageGap;
     world_h_ = std::max(world_h_, sl.layout.height);
@@ -174,11 +185,9 @@ void GraphView::lay_out() {
   needs_layout_ = false;
 }
 
-void GraphView::fit(ImVec2 avail) {
-  const float title_h = ImGui::GetTextLineHeight() + 10;
-  zoom_ = std::clamp(std::min((avail.x - 16) / std::max(1.0f, world_w_), (avail.y - title_h - 16) / std::max(1.0f, world_h_)), 0.1f, 1.5f);
-  offset_ = ImVec2((avail.x - world_w_ * zoom_) / 2, title_h + 8);
-  needs_fit_ = false;
+ImU32 GraphView::fill_of(const GraphNodeData& n) const {
+  if (n.has_value && has_values_) return value_colour(value_max_ > value_min_ ? (n.value - value_min_) / (value_max_ - value_min_) : 0.5);
+  return style_of(n).fill;
 }
 
 void GraphView::draw() {
@@ -186,17 +195,71 @@ void GraphView::draw() {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 20 || avail.y < 20) return;
-  if (needs_fit_) fit(avail);
   origin_ = origin;
   ImGuiIO& io = ImGui::GetIO();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line_h = ImGui::GetTextLineHeight();
-  auto to_screen = [&](float x, float y) { return ImVec2(origin.x + offset_.x + x * zoom_, origin.y + offset_.y + y * zoom_); };
+  const float title_h = line_h + 10, legend_h = has_values_ ? line_h + 8 : 0;
+  // Everything below is relative to origin: the graph's area (under the stage titles, above the
+  // legend), the world's extent, the pointer.
+  const WorldRect area{0, title_h, avail.x, avail.y - legend_h};
+  const WorldRect world{0, 0, std::max(1.0f, world_w_), std::max(1.0f, world_h_)};
+  const ImVec2 mouse(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+  const ViewportOptions opts = [&] {
+    ViewportOptions o;
+    o.fit_all = fit_all_;
+    return o;
+  }();
+  if (avail.x != last_avail_.x || avail.y != last_avail_.y) {  // resized: a view nobody moved is fitted again
+    if (!user_moved_) needs_fit_ = true;
+    last_avail_ = avail;
+  }
+  auto refit = [&] {
+    view_ = initial_view(world, area, has_focus_box_ ? &focus_box_ : nullptr, opts);
+    needs_fit_ = user_moved_ = false;
+  };
+  if (needs_fit_) refit();
+  {
+    const float zw = std::min(opts.max_zoom, (area.w() - 2 * opts.margin) / world.w());
+    content_height_ = title_h + legend_h + 2 * opts.margin + world.h() * std::max(zw, opts.min_zoom) + 2 * ImGui::GetStyle().WindowPadding.y;
+  }
 
-  // Hit test (before drawing, so the hovered node is highlighted in this frame).
+  // Controls: zoom out / in / fit-all buttons bottom-right (while the pointer is over the view, or
+  // in fit-all mode), the overview in the corner under them (while the graph is not wholly shown).
   const bool over_view = ImGui::IsWindowHovered();
-  hovered_ = {};
+  const bool whole = ptv::shows_all(world, area, view_);
+  struct Button {
+    WorldRect r;
+    const char* label;
+    const char* tip;
+  };
+  const Minimap map = minimap_box(world, area, std::min(150.0f, area.w() * 0.25f), std::min(90.0f, area.h() * 0.4f));
+  std::vector<Button> buttons;  // bottom right: above the overview, or in the corner
+  if (over_view || fit_all_) {
+    const char* labels[3] = {"-", "+", fit_all_ ? "readable" : "fit all"};
+    const char* tips[3] = {"zoom out (or the wheel)", "zoom in (or the wheel)",
+                           fit_all_ ? "back to readable text: drag to pan, the overview shows where you are" : "show the whole graph (small text)"};
+    const float bottom = whole ? area.y1 - 4 : map.box.y0 - 8, h = line_h + 4;
+    float right = area.x1 - 3;
+    for (int k = 2; k >= 0; --k) {
+      const float w = ImGui::CalcTextSize(labels[k]).x + 14;
+      buttons.insert(buttons.begin(), {{right - w, bottom - h, right, bottom}, labels[k], tips[k]});
+      right -= w + 3;
+    }
+  }
+  int hot_button = -1;
+  bool over_map = false;
   if (over_view) {
+    for (size_t k = 0; k < buttons.size(); ++k)
+      if (buttons[k].r.contains(mouse.x, mouse.y)) hot_button = static_cast<int>(k);
+    over_map = !whole && map.box.contains(mouse.x, mouse.y);
+  }
+  auto to_screen = [&](float x, float y) { return ImVec2(origin.x + view_.x + x * view_.zoom, origin.y + view_.y + y * view_.zoom); };
+
+  // Hit test (before drawing, so the hovered node is highlighted in this frame); not through the
+  // controls, and only inside the graph's area.
+  hovered_ = {};
+  if (over_view && hot_button < 0 && !over_map && !minimap_drag_ && area.contains(mouse.x, mouse.y)) {
     for (size_t s = 0; s < stages_.size() && hovered_.stage < 0; ++s)
       for (size_t i = 0; i < stages_[s].shown.size(); ++i) {
         const LayoutBox& b = stages_[s].layout.boxes[i];
@@ -207,38 +270,64 @@ void GraphView::draw() {
         }
       }
   }
-  // Interaction: click selects (synced by name), drag pans, wheel zooms about the pointer.
-  if (over_view && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_.stage < 0) needs_fit_ = true;
-  else if (over_view && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    if (hovered_.stage >= 0) {
-      const std::string& name = hovered_name();
-      selected_ = selected_ == name ? "" : name;
-    } else {
+  // Interaction: buttons, the overview, a click selects (synced by name), drag pans, wheel zooms.
+  const ImVec2 centre((area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2);
+  bool moved = false;
+  if (over_view && hot_button < 0 && !over_map && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && hovered_.stage < 0) {
+    refit();
+  } else if (over_view && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    if (hot_button == 0 || hot_button == 1) {
+      view_ = zoom_about(view_, hot_button == 0 ? view_.zoom / 1.25f : view_.zoom * 1.25f, centre.x, centre.y);
+      moved = true;
+    } else if (hot_button == 2) {
+      fit_all_ = !fit_all_;
+      ViewportOptions o = opts;
+      o.fit_all = fit_all_;
+      view_ = initial_view(world, area, has_focus_box_ ? &focus_box_ : nullptr, o);
+      user_moved_ = false;
+    } else if (over_map) {
+      minimap_drag_ = true;
+    } else {  // on a node or the background: a drag pans, a click (no drag) on a node selects it
       dragging_ = true;
+      press_view_ = view_;
+      press_node_ = hovered_name();
     }
   }
-  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = false;
-  if (dragging_) {
-    offset_.x += io.MouseDelta.x;
-    offset_.y += io.MouseDelta.y;
+  // A press that moved more than a few pixels is a drag (pans from where the press was).
+  const bool drag_moved = io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] > 16;
+  if (dragging_ && drag_moved) {
+    const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0);
+    view_.x = press_view_.x + d.x;
+    view_.y = press_view_.y + d.y;
+    moved = true;
+  }
+  if (dragging_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !drag_moved && !press_node_.empty() && press_node_ == hovered_name())
+    selected_ = selected_ == press_node_ ? "" : press_node_;
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = minimap_drag_ = false;
+  if (minimap_drag_ && !whole) {
+    view_ = centre_on(view_, world.x0 + (mouse.x - map.box.x0) / map.scale, world.y0 + (mouse.y - map.box.y0) / map.scale, area);
+    moved = true;
   }
   if (over_view && io.MouseWheel != 0) {
-    const float z = std::clamp(zoom_ * std::pow(1.15f, io.MouseWheel), 0.1f, 4.0f);
-    const ImVec2 m(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
-    offset_ = ImVec2(m.x - (m.x - offset_.x) * (z / zoom_), m.y - (m.y - offset_.y) * (z / zoom_));
-    zoom_ = z;
+    view_ = zoom_about(view_, view_.zoom * std::pow(1.15f, io.MouseWheel), mouse.x, mouse.y);
+    moved = true;
   }
+  if (over_view && io.MouseWheelH != 0) {
+    view_.x += io.MouseWheelH * 40;
+    moved = true;
+  }
+  if (moved) {
+    view_ = keep_visible(view_, world, area);
+    user_moved_ = true;
+  }
+  shows_all_ = ptv::shows_all(world, area, view_);
 
-  dl->PushClipRect(origin, ImVec2(origin.x + avail.x, origin.y + avail.y), true);
+  dl->PushClipRect(ImVec2(origin.x, origin.y + area.y0), ImVec2(origin.x + area.x1, origin.y + area.y1), true);
   ImFont* font = ImGui::GetFont();
-  const float font_px = ImGui::GetFontSize() * zoom_;
+  const float zoom = view_.zoom, font_px = ImGui::GetFontSize() * zoom;
   for (size_t s = 0; s < stages_.size(); ++s) {
     const GraphStage& st = data_.stages[s];
     const StageLayout& sl = stages_[s];
-    if (!st.title.empty()) {
-      const ImVec2 t = to_screen(sl.x, 0);
-      dl->AddText(ImVec2(t.x, t.y - line_h - 6), palette::kText, st.title.c_str());
-    }
     // Edges first, under the boxes; those of the hovered or selected node stand out.
     std::map<std::string, int> index;
     for (size_t i = 0; i < st.nodes.size(); ++i) index[st.nodes[i].name] = static_cast<int>(i);
@@ -253,32 +342,80 @@ void GraphView::draw() {
       std::vector<ImVec2> screen;
       for (const LayoutPoint& p : pts) screen.push_back(to_screen(sl.x + p.x, p.y));
       dl->AddPolyline(screen.data(), static_cast<int>(screen.size()), col, 0, lit ? 2.0f : 1.2f);
-      arrow_head(dl, screen.back(), screen[screen.size() - 2], col, 7 * std::max(0.6f, zoom_));
+      arrow_head(dl, screen.back(), screen[screen.size() - 2], col, 7 * std::max(0.6f, zoom));
     }
     for (size_t i = 0; i < sl.shown.size(); ++i) {
       const GraphNodeData& n = st.nodes[sl.shown[i]];
       const LayoutBox& b = sl.layout.boxes[i];
       const ImVec2 p0 = to_screen(sl.x + b.x, b.y), p1 = to_screen(sl.x + b.x + b.w, b.y + b.h);
-      BoxStyle style = style_of(n);
-      if (n.has_value && has_values_)
-        style.fill = value_colour(value_max_ > value_min_ ? (n.value - value_min_) / (value_max_ - value_min_) : 0.5);
+      const BoxStyle style = style_of(n);
       const bool sel = !selected_.empty() && n.name == selected_;
       const bool hov = hovered_.stage == static_cast<int>(s) && hovered_.node == sl.shown[i];
-      dl->AddRectFilled(p0, p1, style.fill, 4 * zoom_);
-      dl->AddRect(p0, p1, sel ? palette::kText : style.border, 4 * zoom_, 0, sel ? 3.0f : hov ? 2.0f : 1.0f);
+      dl->AddRectFilled(p0, p1, fill_of(n), 4 * zoom);
+      dl->AddRect(p0, p1, sel ? palette::kText : style.border, 4 * zoom, 0, sel ? 3.0f : hov ? 2.0f : 1.0f);
       if (font_px >= 5) {
         const auto lines = box_lines(n);
         for (size_t k = 0; k < lines.size(); ++k) {
           const ImU32 col = k == 0 ? palette::kText : palette::kMuted;
-          dl->AddText(font, font_px, ImVec2(p0.x + kPad * zoom_, p0.y + (kPad / 2 + line_h * static_cast<float>(k)) * zoom_), col, lines[k].c_str());
+          dl->AddText(font, font_px, ImVec2(p0.x + kPad * zoom, p0.y + (kPad / 2 + line_h * static_cast<float>(k)) * zoom), col, lines[k].c_str());
         }
       }
     }
   }
   dl->PopClipRect();
 
+  // Stage titles, kept in the title band while the view pans (and inside their stage's columns).
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const GraphStage& st = data_.stages[s];
+    if (st.title.empty()) continue;
+    const StageLayout& sl = stages_[s];
+    const float tw = ImGui::CalcTextSize(st.title.c_str()).x;
+    const float left = to_screen(sl.x, 0).x, right = to_screen(sl.x + sl.layout.width, 0).x;
+    const float x = std::max(std::min(origin.x + 4, right - tw), left);
+    const float y = std::max(origin.y + 4, to_screen(0, 0).y - line_h - 6);
+    dl->PushClipRect(ImVec2(std::max(origin.x, left), origin.y), ImVec2(right + (kStageGap - 6) * zoom, origin.y + avail.y), true);
+    dl->AddText(ImVec2(x, y), palette::kText, st.title.c_str());
+    dl->PopClipRect();
+  }
+
+  if (!shows_all_) {  // the overview: whole graph, the part in view outlined, selected nodes marked
+    const ImVec2 m0(origin.x + map.box.x0, origin.y + map.box.y0), m1(origin.x + map.box.x1, origin.y + map.box.y1);
+    dl->AddRectFilled(ImVec2(m0.x - 3, m0.y - 3), ImVec2(m1.x + 3, m1.y + 3), IM_COL32(255, 255, 255, 235), 3);
+    dl->AddRect(ImVec2(m0.x - 3, m0.y - 3), ImVec2(m1.x + 3, m1.y + 3), over_map || minimap_drag_ ? palette::kBarHover : palette::kGrid, 3);
+    auto to_map = [&](float x, float y) { return ImVec2(m0.x + (x - world.x0) * map.scale, m0.y + (y - world.y0) * map.scale); };
+    for (size_t s = 0; s < stages_.size(); ++s) {
+      const GraphStage& st = data_.stages[s];
+      const StageLayout& sl = stages_[s];
+      for (size_t i = 0; i < sl.shown.size(); ++i) {
+        const GraphNodeData& n = st.nodes[sl.shown[i]];
+        const LayoutBox& b = sl.layout.boxes[i];
+        ImVec2 p0 = to_map(sl.x + b.x, b.y), p1 = to_map(sl.x + b.x + b.w, b.y + b.h);
+        p1 = ImVec2(std::max(p1.x, p0.x + 1), std::max(p1.y, p0.y + 1));
+        dl->AddRectFilled(p0, p1, n.has_value && has_values_ ? fill_of(n) : style_of(n).border);
+        if (!selected_.empty() && n.name == selected_)
+          dl->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2), palette::kText, 0, 0, 1.5f);
+      }
+    }
+    const WorldRect seen = visible_world(area, view_);
+    const ImVec2 v0 = to_map(std::max(seen.x0, world.x0), std::max(seen.y0, world.y0));
+    const ImVec2 v1 = to_map(std::min(seen.x1, world.x1), std::min(seen.y1, world.y1));
+    if (v1.x > v0.x && v1.y > v0.y) {
+      dl->AddRectFilled(v0, v1, IM_COL32(25, 90, 170, 28));
+      dl->AddRect(v0, v1, palette::kBarHover, 0, 0, 1.5f);
+    }
+  }
+
+  for (size_t k = 0; k < buttons.size(); ++k) {
+    const ImVec2 b0(origin.x + buttons[k].r.x0, origin.y + buttons[k].r.y0), b1(origin.x + buttons[k].r.x1, origin.y + buttons[k].r.y1);
+    const bool hot = hot_button == static_cast<int>(k);
+    dl->AddRectFilled(b0, b1, hot ? IM_COL32(226, 236, 251, 255) : IM_COL32(248, 249, 250, 255), 3);
+    dl->AddRect(b0, b1, hot ? palette::kBarHover : palette::kGrid, 3);
+    const ImVec2 ts = ImGui::CalcTextSize(buttons[k].label);
+    dl->AddText(ImVec2((b0.x + b1.x - ts.x) / 2, (b0.y + b1.y - ts.y) / 2), palette::kText, buttons[k].label);
+  }
+
   if (has_values_) {  // legend: the value scale, bottom left
-    const ImVec2 a(origin.x + 4, origin.y + avail.y - line_h - 6);
+    const ImVec2 a(origin.x + 4, origin.y + avail.y - line_h - 4);
     const std::string lo = fmt(value_min_), hi = fmt(value_max_);
     const std::string title = data_.value_label.empty() ? "value" : data_.value_label;
     dl->AddText(a, palette::kText, title.c_str());
@@ -299,6 +436,10 @@ void GraphView::draw() {
     for (const std::string& l : n.details) ImGui::TextUnformatted(l.c_str());
     if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
     ImGui::EndTooltip();
+  } else if (hot_button >= 0) {
+    ImGui::SetTooltip("%s", buttons[hot_button].tip);
+  } else if (over_map && !minimap_drag_) {
+    ImGui::SetTooltip("the whole graph: click or drag to move the view");
   }
   ImGui::Dummy(avail);
 }

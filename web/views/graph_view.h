@@ -4,7 +4,15 @@
 // grey; with a per-node value (e.g. SQNR) the fill follows a colour scale with a legend. Each box
 // shows the node's label, its name and (optionally) its annotation lines; hovering shows details
 // (op, target, shape, annotations, qparams lines given by the page); a click selects a node in
-// every stage; drag pans, the wheel zooms, a double click fits the view again.
+// every stage.
+// Readable at lesson size (graph_viewport.h): the first view never shrinks text below a readable
+// scale; a graph too big for the canvas opens on its focused nodes (else its top-left) and shows
+// an overview in the bottom-right corner (the whole graph, the part in view outlined, selected
+// nodes marked; click or drag in it to move there). Drag pans, the wheel zooms about the pointer,
+// a horizontal wheel pans; the buttons bottom-right (shown while the pointer is over the view)
+// zoom out / in and switch between the readable view and "fit all" (the whole graph, however
+// small); a double click on the background goes back to the first view. Stage titles stay at the
+// top while panning. A click selects only when the pointer did not move: a drag from a node pans.
 // Focus: with `focus` names, only nodes within `hops` edges of them are drawn; show_params = false
 // leaves out parameter (get_attr) nodes, which makes wide graphs readable at a glance.
 // The data is graph_view() of the engine (engine/graph/report.h) per stage; the layout is
@@ -14,6 +22,7 @@
 #include <vector>
 
 #include "graph_layout.h"
+#include "graph_viewport.h"
 #include "imgui.h"
 #include "view_canvas.h"
 
@@ -69,29 +78,40 @@ class GraphView : public ViewContent {
   };
   const std::vector<StageLayout>& stage_layouts() const { return stages_; }
   // World (x, y) is drawn at canvas CSS pixel (screen_x + x * zoom, screen_y + y * zoom).
-  float zoom() const { return zoom_; }
-  ImVec2 screen_origin() const { return ImVec2(origin_.x + offset_.x, origin_.y + offset_.y); }
+  float zoom() const { return view_.zoom; }
+  ImVec2 screen_origin() const { return ImVec2(origin_.x + view_.x, origin_.y + view_.y); }
+  bool fit_all() const { return fit_all_; }      // the "fit all" button is on (else: readable first view)
+  bool shows_all() const { return shows_all_; }  // the whole graph is in view (no overview drawn)
+  // The canvas height (CSS pixels) at which the whole graph shows at a readable scale for the
+  // current width (a page may grow the canvas toward it, up to its own cap); 0 before the first draw.
+  float content_height() const { return content_height_; }
 
  private:
   struct Hit {
     int stage = -1, node = -1;  // node: index into GraphStage::nodes
   };
   void lay_out();
-  void fit(ImVec2 avail);
   std::vector<std::string> box_lines(const GraphNodeData& n) const;
+  ImU32 fill_of(const GraphNodeData& n) const;
 
   GraphViewData data_;
   std::vector<StageLayout> stages_;
   bool needs_layout_ = true, needs_fit_ = true;
   float world_w_ = 0, world_h_ = 0;
-  ImVec2 origin_{0, 0};  // the content origin in the last frame (canvas CSS pixels)
-  ImVec2 offset_{0, 0};  // screen position of the world origin, relative to origin_
-  float zoom_ = 1;
+  WorldRect focus_box_;            // the focused nodes' boxes (world), when data_.focus names any
+  bool has_focus_box_ = false;
+  ImVec2 origin_{0, 0};            // the content origin in the last frame (canvas CSS pixels)
+  ImVec2 last_avail_{0, 0};        // the content size in the last frame
+  ViewTransform view_;             // relative to origin_
+  bool fit_all_ = false, user_moved_ = false, shows_all_ = true;
+  float content_height_ = 0;
   double value_min_ = 0, value_max_ = 0;
   bool has_values_ = false;
   Hit hovered_;
   std::string selected_;
-  bool dragging_ = false;
+  bool dragging_ = false, minimap_drag_ = false;
+  ViewTransform press_view_;       // the view when the left button went down (a drag pans from it)
+  std::string press_node_;         // the node under that press ("" for the background)
 };
 
 }  // namespace ptv
