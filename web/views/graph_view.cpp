@@ -439,7 +439,7 @@ void GraphView::draw() {
   } else if (hot_button >= 0) {
     ImGui::SetTooltip("%s", buttons[hot_button].tip);
   } else if (over_map && !minimap_drag_) {
-    ImGui::SetTooltip("the whole graph: click or drag to move the view");
+    ImGui::SetTooltip("overview: click or drag to move the view");
   }
   ImGui::Dummy(avail);
 }
