@@ -1,7 +1,8 @@
 // ops.h — float32 reference operators, one small pure function per aten op.
 //
 // These are the numerics of the float graph: each function takes tensors (and plain hyper-
-// parameters, spelled as in the aten schema) and returns a new tensor; nothing is mutated. They match
+// parameters, spelled as in the aten schema) and returns a new tensor; nothing is mutated (except the
+// running stats batch_norm_training updates, as torch does). They match
 // torch's CPU results within float rounding (sums are accumulated in double and rounded once, so the
 // engine is at least as close to the exact value as torch). Shapes and dtypes are checked first:
 // a mismatch throws pt::RuntimeError (shapes, as torch does) or pt::TypeError (dtype), and the

@@ -108,3 +108,88 @@ test('bad annotations get typed errors as torchao raises', () => {
   }
   assert.throws(() => pt.prepare_pt2e(gm, new SharesForward()), (e) => ['RuntimeError', 'ValueError'].includes(e.name));
 });
+
+// ---- QAT conv-bn (issue #5): prepare_qat_pt2e fuses conv -> bn as torchao's _fuse_conv_bn_qat, convert
+// folds it back (_fold_conv_bn_qat); move_exported_model_to_train / _eval flip batch norm's training flag.
+const qatQuantizer = () => new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config({ is_per_channel: true, is_qat: true }));
+const targets = (gm) => gm.nodes.map((n) => n.target);
+const count = (gm, target) => targets(gm).filter((t) => t === target).length;
+const byName = (gm) => Object.fromEntries(gm.nodes.map((n) => [n.name, n]));
+
+test('prepare_qat_pt2e on stem: conv(fq(x), fq(w * bn_w / sqrt(rv + 1e-5))) / sf -> batch_norm(training) -> relu -> fq', () => {
+  pt.manual_seed(0);
+  const gm = exported('stem');
+  const prepared = pt.prepare_qat_pt2e(gm, qatQuantizer());
+  const nodes = byName(prepared);
+  const bn = prepared.nodes.find((n) => n.target === 'aten.batch_norm.default');
+  assert.equal(bn.args[5], true);
+  const div = nodes[bn.args[0].node];
+  assert.equal(div.target, 'aten.div.Tensor');
+  const conv = nodes[div.args[0].node];
+  assert.equal(conv.target, 'aten.conv2d.default');
+  const wfq = nodes[conv.args[1].node];
+  assert.equal(wfq.op, 'call_module');
+  const mul = nodes[wfq.args[0].node];
+  assert.equal(mul.target, 'aten.mul.Tensor');
+  assert.equal(nodes[mul.args[0].node].target, 'conv.weight');
+  const sf = nodes[nodes[mul.args[1].node].args[0].node];
+  const add = nodes[nodes[sf.args[1].node].args[0].node];
+  assert.equal(add.target, 'aten.add.Tensor');
+  assert.equal(nodes[add.args[0].node].target, 'bn.running_var');
+  assert.equal(add.args[1], 1e-5);
+  assert.equal(pt.observer_nodes(prepared).length, 3);
+  assert.equal(count(gm, 'aten.mul.Tensor'), 0, 'the exported graph is left alone');
+});
+
+test('move_exported_model_to_train / _eval flip batch_norm training in place; train mode updates running stats', () => {
+  pt.manual_seed(0);
+  const gm = exported('stem');
+  const bnArgs = () => gm.nodes.find((n) => n.target === 'aten.batch_norm.default').args;
+  const rm = () => gm.state_dict().find((e) => e.name === 'bn.running_mean').tensor.tolist();
+  assert.equal(bnArgs()[5], false);
+  const before = rm();
+  const x = pt.randn([4, 3, 16, 16]);
+  gm.forward(x);
+  assert.deepEqual(rm(), before, 'eval forward keeps the running stats');
+  assert.equal(pt.move_exported_model_to_train(gm), gm);
+  assert.equal(bnArgs()[5], true);
+  gm.forward(x);
+  assert.notDeepEqual(rm(), before, 'train forward updates the running stats');
+  pt.move_exported_model_to_eval(gm);
+  pt.move_exported_model_to_eval(gm);
+  assert.equal(bnArgs()[5], false);
+  assert.throws(() => pt.move_exported_model_to_train({}), pt.errors.TypeError);
+});
+
+test('QAT flow: calibrate in train mode, eval, convert: no batch_norm, int8 weight -> dequantize_per_channel -> conv', () => {
+  pt.manual_seed(0);
+  const gm = exported('tiny');
+  pt.move_exported_model_to_train(gm);
+  for (let i = 0; i < 30; i++) gm.forward(pt.randn([8, 3, 16, 16]));  // "pretrained" BN statistics
+  pt.move_exported_model_to_eval(gm);
+  const prepared = pt.prepare_qat_pt2e(gm, qatQuantizer());
+  assert.equal(count(prepared, 'aten.batch_norm.default'), 4);
+  for (let i = 0; i < 6; i++) prepared.forward(pt.randn([8, 3, 16, 16]));
+  pt.move_exported_model_to_eval(prepared);
+  const converted = pt.convert_pt2e(prepared);
+  for (const t of ['aten.batch_norm.default', 'aten.mul.Tensor', 'aten.div.Tensor', 'aten.sqrt.default']) {
+    assert.equal(count(converted, t), 0, t);
+  }
+  const nodes = byName(converted);
+  const convs = converted.nodes.filter((n) => n.target === 'aten.conv2d.default');
+  assert.equal(convs.length, 4);
+  for (const conv of convs) {
+    const dq = nodes[conv.args[1].node];
+    assert.equal(dq.target, 'quantized_decomposed.dequantize_per_channel.default');
+    assert.equal(nodes[dq.args[0].node].op, 'get_attr');
+    assert.equal(nodes[conv.args[2].node].op, 'get_attr', 'folded bias');
+  }
+  // Same ops as a converted PTQ graph.
+  const ptq = new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config({ is_per_channel: true }));
+  const ptqPrepared = pt.prepare_pt2e(gm, ptq);
+  ptqPrepared.forward(pt.randn([8, 3, 16, 16]));
+  assert.deepEqual(pt.count_ops(converted), pt.count_ops(pt.convert_pt2e(ptqPrepared)));
+  const x = pt.randn([8, 3, 16, 16]);
+  const s = pt.sqnr(prepared.forward(x), converted.forward(x));
+  assert.ok(s > 25, `converted vs prepared (eval) SQNR ${s} dB`);
+});

@@ -143,5 +143,12 @@ export function installPt2e(pt, M, tools) {
   pt.prepare_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_pt2e', gm), quantizerArg('prepare_pt2e', quantizer), false));
   pt.convert_pt2e = (model, use_reference_representation = false, fold_quantize = true) =>
     pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model), !!use_reference_representation, !!fold_quantize));
+  // prepare_qat_pt2e: annotate, then _fuse_conv_bn_qat (conv -> bn becomes conv(x, w*sf) / sf -> bn in
+  // training mode, so the weight fake quant sees the BN-scaled weight), then fake quants.
   pt.prepare_qat_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_qat_pt2e', gm), quantizerArg('prepare_qat_pt2e', quantizer), true));
+  // torchao.quantization.pt2e.move_exported_model_to_train / _eval: model.train() / .eval() for an
+  // exported graph (batch norms use batch statistics and update their running stats, or use them).
+  // In place and idempotent; returns the same GraphModule, as torchao does.
+  pt.move_exported_model_to_train = (gm) => { call(M.move_exported_model_to_train, pt.gmArg('move_exported_model_to_train', gm)); return gm; };
+  pt.move_exported_model_to_eval = (gm) => { call(M.move_exported_model_to_eval, pt.gmArg('move_exported_model_to_eval', gm)); return gm; };
 }

@@ -237,6 +237,13 @@ val gm_graph_view(const GraphModuleHandle& h, const val& values) {
 // ---- passes and tables ----
 double fold_bn(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::fold_bn(h.get())); }); }
 double dce(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::eliminate_dead_code(h.get())); }); }
+// torchao move_exported_model_to_train / _eval: flips every batch_norm's training literal in place.
+double to_train(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return double(pt::move_exported_model_to_train(h.get())); });
+}
+double to_eval(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return double(pt::move_exported_model_to_eval(h.get())); });
+}
 val diff_ops(const GraphModuleHandle& a, const GraphModuleHandle& b) {
   return ptjs::guarded([&] {
     val arr = val::array();
@@ -292,6 +299,8 @@ EMSCRIPTEN_BINDINGS(pt_graph) {
   function("calibration_batches", &calibration_batches);
   function("fold_bn", &fold_bn);
   function("eliminate_dead_code", &dce);
+  function("move_exported_model_to_train", &to_train);
+  function("move_exported_model_to_eval", &to_eval);
   function("diff_ops", &diff_ops);
   function("count_ops", &count_ops);
   function("observer_nodes", &observer_nodes);
