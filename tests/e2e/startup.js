@@ -1,5 +1,6 @@
 // startup.js — profiles the time to the first interactive lesson (the e2e figure) in cold contexts.
 //   node tests/e2e/startup.js [runs=3] [--trace] [--selector] [?query]   per run: total; last run: resource timings, marks
+// PT2E_JS_FLAGS='--no-wasm-lazy-compilation' passes V8 flags (experiments only; the e2e runs without).
 // --selector waits as run.js first did (waitForSelector, which polls with back-off up to 500 ms).
 // Same metric as run.js: a fresh browser context opens ?lesson=M01 and waits until M01's last cell
 // shows its checks. The page's own performance marks (pt2e:*) and measures are listed in time order.
@@ -19,7 +20,7 @@ const browser = await chromium.launch({
   headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
-    '--enable-unsafe-swiftshader'],
+    '--enable-unsafe-swiftshader', ...(process.env.PT2E_JS_FLAGS ? [`--js-flags=${process.env.PT2E_JS_FLAGS}`] : [])],
 });
 const meta = JSON.parse(await readFile(path.join(here, '../../lessons/M01/lesson.json'), 'utf8'));
 const last = meta.cells[meta.cells.length - 1].id;
