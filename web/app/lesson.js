@@ -182,6 +182,7 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
     container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: ${e.message}`));
     return { destroy() {}, cells: [], done: Promise.resolve([]) };
   }
+  performance.mark('pt2e:lesson in');
   const engineReady = Promise.resolve(engine).catch(() => null);
   const page = { lesson, lang, engine: engine && typeof engine.then !== 'function' ? engine : null, state: {}, destroyed: false };
   const cells = lesson.cells.map((c) => buildCell(c, page));

@@ -60,6 +60,7 @@ async function firstFrame(handle) {
 }
 
 export async function startShell() {
+  performance.mark('pt2e:shell start');
   let state = readState();
   if (state.lesson && /^M\d{2}(-\d+)?$/.test(state.lesson)) prefetchLesson(state.lesson, siteReadText);
   let engine = null;        // { pt, views } once loaded
@@ -187,6 +188,7 @@ export async function startShell() {
   renderNav();
   try {
     chapters = mergeChapters(await indexReady);
+    performance.mark('pt2e:index in');
   } catch (e) {
     indexError = e;
   }
