@@ -14,6 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3);
 const trace = process.argv.includes('--trace');
 const query = process.argv.find((a) => a.startsWith('?')) ?? '?lesson=M01';
+const pagePath = process.argv.find((a) => /^[\w-]+\.html$/.test(a)) ?? '';  // another page of the site, e.g. an experiment's copy of index.html
 const server = await startServer({ port: 0 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -48,7 +49,7 @@ try {
       await profile.send('Profiler.start');
     }
     const t0 = Date.now();
-    await page.goto(`${server.url}${query}`);
+    await page.goto(`${server.url}${pagePath}${query}`);
     if (process.argv.includes('--selector')) {  // the e2e's first method: polls with back-off up to 500 ms
       await page.waitForSelector(`section.cell[data-cell="${last}"] ul.checks`, { timeout: 30000 });
     } else {
