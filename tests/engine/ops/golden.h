@@ -1,6 +1,7 @@
-// golden.h — reads the torch-made golden files of tests/golden/models (see gen_models.py).
+// golden.h — reads the torch-made golden files of tests/golden/<folder> (gen_models.py, gen_qat.py).
 //
 //   Golden g("ops");                  // tests/golden/models/ops.json + ops.bin
+//   Golden q("convbn", "qat");        // tests/golden/qat/convbn.json + convbn.bin
 //   pt::Tensor x = g.tensor("relu.x");
 //   g.json_ints("input_shape");       // a top-level int list of the .json
 //
@@ -113,8 +114,9 @@ inline std::string read_file(const std::string& path) {
 
 class Golden {
  public:
-  explicit Golden(const std::string& name) {
-    const std::string base = std::string(PT_SOURCE_DIR) + "/tests/golden/models/" + name;
+  // folder: a folder of tests/golden ("models" by gen_models.py, "qat" by gen_qat.py)
+  explicit Golden(const std::string& name, const std::string& folder = "models") {
+    const std::string base = std::string(PT_SOURCE_DIR) + "/tests/golden/" + folder + "/" + name;
     std::string text = read_file(base + ".json");
     json_ = JsonReader(text).parse();
     bin_ = read_file(base + ".bin");

@@ -22,7 +22,7 @@ using golden::max_rel_diff;
 
 namespace {
 // tests/golden/qat/<name> (golden.h resolves names under tests/golden/models).
-golden::Golden qat_golden(const std::string& name) { return golden::Golden("../qat/" + name); }
+golden::Golden qat_golden(const std::string& name) { return golden::Golden(name, "qat"); }
 
 double json_number(const std::string& name, const std::string& key) {
   const std::string text = golden::read_file(std::string(PT_SOURCE_DIR) + "/tests/golden/qat/" + name + ".json");

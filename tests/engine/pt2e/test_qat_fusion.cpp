@@ -34,7 +34,7 @@ using golden::max_rel_diff;
 
 namespace {
 
-golden::Golden qat_golden(const std::string& name) { return golden::Golden("../qat/" + name); }
+golden::Golden qat_golden(const std::string& name) { return golden::Golden(name, "qat"); }
 
 XNNPACKQuantizer qat_quantizer(bool per_channel = true) {
   XNNPACKQuantizer q;
