@@ -40,6 +40,7 @@ export function viewFigure(spec) {
   }
   const canvas = document.createElement('canvas');
   canvas.className = 'view';
+  canvas.dataset.view = spec?.view ?? '';   // style.css gives graph views more height than charts
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', title || `${spec?.view ?? 'view'} chart`);
   figure.append(canvas);
@@ -125,11 +126,18 @@ export function createViewHost(M) {
       pointerdown: (e) => { if (v) { handle.canvas.setPointerCapture(e.pointerId); v.pointer_button(...pos(e), e.button, true); wake(v); } },
       pointerup: (e) => { if (v) { v.pointer_button(...pos(e), e.button, false); wake(v); } },
       pointerleave: () => { if (v) { v.pointer_leave(); wake(v); } },
-      // Browser wheel: +deltaY = scroll down; ImGui: +1 = one notch up. The page keeps scrolling.
-      wheel: (e) => { if (v) { v.wheel(-e.deltaX / 100, -e.deltaY / 100); wake(v); } },
+      // A plain vertical wheel scrolls the page, as over any other figure; ctrl + wheel (also a trackpad
+      // pinch) and a horizontal wheel go to the view (zoom, pan) and not to the page.
+      // Browser wheel: +deltaY = scroll down; ImGui: +1 = one notch up.
+      wheel: (e) => {
+        if (!v || !(e.ctrlKey || e.metaKey || Math.abs(e.deltaX) > Math.abs(e.deltaY))) return;
+        e.preventDefault();
+        v.wheel(-e.deltaX / 100, -e.deltaY / 100);
+        wake(v);
+      },
       contextmenu: (e) => e.preventDefault(),
     };
-    const listen = (c) => { for (const [name, fn] of Object.entries(on)) c.addEventListener(name, fn, { passive: name !== 'contextmenu' }); };
+    const listen = (c) => { for (const [name, fn] of Object.entries(on)) c.addEventListener(name, fn, { passive: !['contextmenu', 'wheel'].includes(name) }); };
     const unlisten = (c) => { for (const [name, fn] of Object.entries(on)) c.removeEventListener(name, fn); };
 
     const fit = () => {

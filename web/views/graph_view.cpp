@@ -237,7 +237,7 @@ void GraphView::draw() {
   std::vector<Button> buttons;  // bottom right: above the overview, or in the corner
   if (over_view || fit_all_) {
     const char* labels[3] = {"-", "+", fit_all_ ? "readable" : "fit all"};
-    const char* tips[3] = {"zoom out (or the wheel)", "zoom in (or the wheel)",
+    const char* tips[3] = {"zoom out (or ctrl + wheel)", "zoom in (or ctrl + wheel)",
                            fit_all_ ? "back to readable text: drag to pan, the overview shows where you are" : "show the whole graph (small text)"};
     const float bottom = whole ? area.y1 - 4 : map.box.y0 - 8, h = line_h + 4;
     float right = area.x1 - 3;

@@ -8,8 +8,8 @@
 // Readable at lesson size (graph_viewport.h): the first view never shrinks text below a readable
 // scale; a graph too big for the canvas opens on its focused nodes (else its top-left) and shows
 // an overview in the bottom-right corner (the whole graph, the part in view outlined, selected
-// nodes marked; click or drag in it to move there). Drag pans, the wheel zooms about the pointer,
-// a horizontal wheel pans; the buttons bottom-right (shown while the pointer is over the view)
+// nodes marked; click or drag in it to move there). Drag pans, ctrl + wheel zooms about the pointer
+// (a plain wheel scrolls the page: web/app/views.js), a horizontal wheel pans; the buttons bottom-right (shown while the pointer is over the view)
 // zoom out / in and switch between the readable view and "fit all" (the whole graph, however
 // small); a double click on the background goes back to the first view. Stage titles stay at the
 // top while panning. A click selects only when the pointer did not move: a drag from a node pans.
