@@ -348,6 +348,28 @@ try {
     return `${target.name}; focus shows ${focused} of ${all}`;
   });
 
+  await test('graph view: ctrl + wheel zooms the view without scrolling the page; a plain wheel scrolls the page and leaves the zoom', async () => {
+    assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (an earlier test failed)');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const cb = await page.locator('#e2e-graph').boundingBox();
+    await page.mouse.move(cb.x + cb.width / 2, cb.y + cb.height / 2);
+    const before = await page.evaluate(() => ({ zoom: window.e2eGraph.graphState().zoom, y: window.scrollY }));
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, 240);
+    await page.keyboard.up('Control');
+    await page.waitForFunction((z) => window.e2eGraph.graphState().zoom < z, before.zoom, { timeout: 3000 });
+    const zoomed = await page.evaluate(() => ({ zoom: window.e2eGraph.graphState().zoom, y: window.scrollY }));
+    assert(zoomed.y === before.y, `ctrl + wheel scrolled the page from ${before.y} to ${zoomed.y}`);
+    const scrollable = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight);
+    await page.mouse.wheel(0, 240);
+    if (scrollable) await page.waitForFunction((y) => window.scrollY > y, zoomed.y, { timeout: 3000 });
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+    const after = await page.evaluate(() => ({ zoom: window.e2eGraph.graphState().zoom, y: window.scrollY }));
+    assert(after.zoom === zoomed.zoom, `a plain wheel changed the zoom from ${zoomed.zoom} to ${after.zoom}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    return `zoom ${before.zoom.toFixed(3)} → ${zoomed.zoom.toFixed(3)} with ctrl; page scrolled ${after.y - zoomed.y} px by a plain wheel`;
+  });
+
   await test('graph view: edges to unknown nodes, cycles and bad focus raise ValueError naming them', async () => {
     assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (an earlier test failed)');
     const errs = await page.evaluate(() => {
