@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../web/api/index.js';
-import { LANGS, loadIndex, loadLesson, runLesson } from '../web/app/cell_runner.js';
+import { LANGS, loadIndex, loadLesson, runLesson, writtenLessons } from '../web/app/cell_runner.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const readText = (rel) => readFile(path.join(root, rel), 'utf8');
@@ -43,9 +43,13 @@ function parseArgs(argv) {
 
 const opts = parseArgs(process.argv.slice(2));
 const index = await loadIndex(readText);
-const allIds = index.flatMap((ch) => ch.pages.map((p) => p.id));
+const allIds = writtenLessons(index);
 const ids = opts.lessons ?? allIds;
-for (const id of ids) if (!allIds.includes(id)) usage(`unknown lesson '${id}' (known: ${allIds.join(', ')})`);
+const planned = index.flatMap((ch) => ch.pages).filter((p) => p.planned).map((p) => p.id);
+for (const id of ids) {
+  if (planned.includes(id)) usage(`lesson '${id}' is planned but not written yet (written: ${allIds.join(', ')})`);
+  if (!allIds.includes(id)) usage(`unknown lesson '${id}' (known: ${allIds.join(', ')})`);
+}
 
 let solutionCode = null;
 if (opts.solution) solutionCode = await readFile(path.resolve(opts.solution), 'utf8');

@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writtenLessons } from '../../web/app/cell_runner.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const grade = (id, file, lang = 'en') => spawnSync(process.execPath,
   ['bin/pt2e-playground.js', 'test', '--lesson', id, '--lang', lang, '--solution', file], { cwd: root, encoding: 'utf8' });
 
-const lessons = JSON.parse(readFileSync(`${root}lessons/index.json`, 'utf8')).flatMap((ch) => ch.pages.map((p) => p.id));
+const lessons = writtenLessons(JSON.parse(readFileSync(`${root}lessons/index.json`, 'utf8')));
 const exercises = lessons.filter((id) => JSON.parse(readFileSync(`${root}lessons/${id}/lesson.json`, 'utf8')).cells.some((c) => c.exercise));
 
 test('the three exercises the course promises exist', () => {

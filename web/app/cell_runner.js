@@ -14,8 +14,14 @@ import { histogramView } from './view_data.js';
 
 export const LANGS = ['en', 'zh-TW'];
 
+// lessons/index.json: the course plan; pages marked planned: true are not written yet.
 export async function loadIndex(readText) {
   return JSON.parse(await readText('lessons/index.json'));
+}
+
+// The ids of the written pages of an index, in course order.
+export function writtenLessons(index) {
+  return index.flatMap((ch) => ch.pages).filter((p) => !p.planned).map((p) => p.id);
 }
 
 export async function loadLesson(id, readText) {

@@ -4,8 +4,7 @@
 // whenever it changes: parent.postMessage({ type: 'pt2e-embed-height', lesson, height }, '*'),
 // so the parent can size the iframe. Logs "pt2e: ready" once the cells have run.
 import { loadEngine } from '../api/index.js';
-import { LANGUAGES } from './catalogue.js';
-import { t } from './i18n.js';
+import { LANGUAGES, t } from './i18n.js';
 import { errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost } from './views.js';
 

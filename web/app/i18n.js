@@ -1,5 +1,10 @@
 // i18n.js — the page's own words (buttons, headings, messages) in every language of the course.
 // Lesson text is not here: each lesson has its own prose per language (lessons/<id>/prose.<lang>.md).
+export const LANGUAGES = [
+  { code: 'en', label: 'English' },
+  { code: 'zh-TW', label: '繁體中文' },
+];
+
 const STRINGS = {
   en: {
     title: 'PT2E Playground',

@@ -1,7 +1,7 @@
 // shell.js — the page around the lessons: header with the language switch, the lesson navigator,
 // URL state (?lesson=M02-1&lang=zh-TW, Back/Forward work), and the main area (home or lesson).
-// The navigator lists the written lessons of lessons/index.json within the course plan of
-// catalogue.js (M01–M10): planned pages not written yet are shown dimmed and are not links.
+// The navigator lists the course plan of lessons/index.json (M01–M10): written pages are links,
+// planned ones (planned: true) are shown dimmed.
 // It loads the engine once through the public API (web/api/index.js) and one view host over the
 // same module. Errors are shown in place; the page stays usable.
 // Start-up runs in parallel: the engine (its wasm already compiling, see index.html), the lesson
@@ -12,30 +12,17 @@
 // one line starting "pt2e: ready" (the e2e test waits for it) and sets `window.pt2e` for tests:
 // { pt, views, demo, lesson } (demo: the home view's handle, lesson: the lesson page's handle).
 import { loadEngine } from '../api/index.js';
-import { CHAPTERS, LANGUAGES, findPage } from './catalogue.js';
 import { loadIndex, tr } from './cell_runner.js';
-import { t } from './i18n.js';
+import { LANGUAGES, t } from './i18n.js';
 import { el, errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 
 const $ = (sel) => document.querySelector(sel);
 
-// Chapters to list: the plan's chapters and pages, with index.json's titles and `written` flags;
-// written pages the plan does not know are kept, after the plan's pages of their chapter.
-function mergeChapters(index) {
-  const written = new Map();
-  for (const ch of index) for (const p of ch.pages) written.set(p.id, { ...p, chapter: ch });
-  const chapters = CHAPTERS.map((ch) => {
-    const fromIndex = index.find((c) => c.id === ch.id);
-    const pages = ch.pages.map((p) => (written.has(p.id) ? { ...written.get(p.id), written: true } : { ...p, written: false }));
-    for (const p of fromIndex?.pages ?? []) if (!ch.pages.some((q) => q.id === p.id)) pages.push({ ...p, written: true });
-    return { id: ch.id, title: fromIndex?.title ?? ch.pages[0].title, pages };
-  });
-  for (const ch of index) {
-    if (!CHAPTERS.some((c) => c.id === ch.id)) chapters.push({ ...ch, pages: ch.pages.map((p) => ({ ...p, written: true })) });
-  }
-  return chapters;
+// Chapters to list: index.json's chapters and pages, each page marked written or not.
+function navChapters(index) {
+  return index.map((ch) => ({ ...ch, pages: ch.pages.map((p) => ({ ...p, written: !p.planned })) }));
 }
 
 function readState() {
@@ -73,7 +60,7 @@ export async function startShell() {
     return null;
   });
   const indexReady = loadIndex(siteReadText);
-  let chapters = mergeChapters([]);
+  let chapters = [];
   let indexError = null;
   let current = null;       // what the main area shows: { destroy(), ... }
   let renderCount = 0;
@@ -187,7 +174,7 @@ export async function startShell() {
   renderHeader();
   renderNav();
   try {
-    chapters = mergeChapters(await indexReady);
+    chapters = navChapters(await indexReady);
     performance.mark('pt2e:index in');
   } catch (e) {
     indexError = e;
