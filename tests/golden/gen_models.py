@@ -32,8 +32,10 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 
 
 class Writer:
-    def __init__(self):
-        self.tensors, self.data, self.extra = [], bytearray(), {}
+    """Float32 tensors to <out>/<case>.bin and their names / shapes / offsets to <case>.json (golden.h reads them)."""
+
+    def __init__(self, out=OUT):
+        self.out, self.tensors, self.data, self.extra = out, [], bytearray(), {}
 
     def add(self, name, t):
         t = t.detach().to(torch.float32).contiguous()
@@ -41,9 +43,10 @@ class Writer:
         self.data += struct.pack("<%df" % t.numel(), *t.flatten().tolist())
 
     def save(self, case):
-        with open(os.path.join(OUT, case + ".bin"), "wb") as f:
+        os.makedirs(self.out, exist_ok=True)
+        with open(os.path.join(self.out, case + ".bin"), "wb") as f:
             f.write(self.data)
-        with open(os.path.join(OUT, case + ".json"), "w") as f:
+        with open(os.path.join(self.out, case + ".json"), "w") as f:
             head = {"case": case, "torch": torch.__version__, **self.extra}
             f.write(json.dumps(head)[:-1] + ', "tensors": [\n')  # one tensor per line
             f.write(",\n".join(json.dumps(t) for t in self.tensors) + "\n]}\n")

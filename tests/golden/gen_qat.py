@@ -21,9 +21,7 @@ convbn       nn.intrinsic.qat.ConvBn2d(3, 16, 3, padding=1, bias=False) loaded w
              on stem's x: out (the BN output), scaled_weight = w * bn.weight / sqrt(rv + eps),
              weight_scale / weight_zero_point of its weight_fake_quant afterwards, rm / rv afterwards.
 """
-import json
 import os
-import struct
 
 import torch
 import torch.nn as nn
@@ -32,26 +30,13 @@ import torch.nn.intrinsic.qat as nniqat
 from torch.ao.quantization import FakeQuantize, FusedMovingAvgObsFakeQuantize, QConfig
 from torch.ao.quantization.observer import MovingAveragePerChannelMinMaxObserver
 
+import gen_models  # its Writer: the same .bin / .json format
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qat")
 
 
-class Writer:
-    def __init__(self):
-        self.tensors, self.data, self.extra = [], bytearray(), {}
-
-    def add(self, name, t):
-        t = t.detach().to(torch.float32).contiguous()
-        self.tensors.append({"name": name, "shape": list(t.shape), "offset": len(self.data) // 4})
-        self.data += struct.pack("<%df" % t.numel(), *t.flatten().tolist())
-
-    def save(self, case):
-        os.makedirs(OUT, exist_ok=True)
-        with open(os.path.join(OUT, case + ".bin"), "wb") as f:
-            f.write(self.data)
-        with open(os.path.join(OUT, case + ".json"), "w") as f:
-            head = {"case": case, "torch": torch.__version__, **self.extra}
-            f.write(json.dumps(head)[:-1] + ', "tensors": [\n')
-            f.write(",\n".join(json.dumps(t) for t in self.tensors) + "\n]}\n")
+def Writer():
+    return gen_models.Writer(OUT)
 
 
 def gen_bn_train():
