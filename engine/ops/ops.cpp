@@ -430,10 +430,6 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
   return y;
 }
 
-}  // namespace pt::ops
-
-namespace pt::ops {
-
 Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                            std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,
                            double eps) {
@@ -482,8 +478,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
       }
       var_d = vacc;
     }
-    const double var_acc = var_d;
-    const float var_sum = static_cast<float>(var_acc);
+    const float var_sum = static_cast<float>(var_d);
     // batch_norm_cpu_update_stats_template: InvStd<double>(var_sum / n, eps); float / int64 is float.
     const float biased = var_sum / static_cast<float>(n);
     const float invstd = static_cast<float>(1.0 / std::sqrt(static_cast<double>(biased) + eps));
@@ -511,14 +506,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
   return y;
 }
 
-Tensor sqrt(const Tensor& x) {
-  require_float(x, "sqrt", "input");
-  Tensor y = Tensor::empty(x.shape());
-  const float* px = x.data<float>();
-  float* py = y.data<float>();
-  for (int64_t i = 0; i < x.numel(); ++i) py[i] = std::sqrt(px[i]);
-  return y;
-}
+Tensor sqrt(const Tensor& x) { return map_unary(x, "sqrt", [](float v) { return std::sqrt(v); }); }
 
 Tensor div(const Tensor& a, const Tensor& b) {
   return broadcast_binary(a, b, "div", [](float u, float v) { return u / v; });
