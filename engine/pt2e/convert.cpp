@@ -25,16 +25,6 @@ constexpr const char* kDqPerChannel = "quantized_decomposed.dequantize_per_chann
 constexpr const char* kChooseQParams = "quantized_decomposed.choose_qparams.tensor";
 constexpr const char* kChooseQParamsSym = "quantized_decomposed.choose_qparams_symmetric.tensor";
 
-bool is_dequantize(const Node* n) {
-  return n->op == OpKind::call_function &&
-         (n->target == kDqPerTensor || n->target == kDqPerTensorT || n->target == kDqPerChannel);
-}
-
-bool is_quantize(const Node* n) {
-  return n->op == OpKind::call_function &&
-         (n->target == kQPerTensor || n->target == kQPerTensorT || n->target == kQPerChannel);
-}
-
 // A fresh root attribute name: prefix + smallest free k.
 std::string new_attr_name(const GraphModule& gm, const std::string& prefix) {
   for (int k = 0;; ++k) {
@@ -102,6 +92,16 @@ int64_t tensor_int(const Tensor& t) {
 }
 
 }  // namespace
+
+bool is_dequantize(const Node* n) {
+  return n && n->op == OpKind::call_function &&
+         (n->target == kDqPerTensor || n->target == kDqPerTensorT || n->target == kDqPerChannel);
+}
+
+bool is_quantize(const Node* n) {
+  return n && n->op == OpKind::call_function &&
+         (n->target == kQPerTensor || n->target == kQPerTensorT || n->target == kQPerChannel);
+}
 
 int64_t dtype_code(DType dtype) { return static_cast<int64_t>(dtype); }
 

@@ -41,6 +41,10 @@ void replace_observers_with_quantize_dequantize(GraphModule& gm);
 void duplicate_dq_pass(GraphModule& gm);
 int fold_quantize_ops(GraphModule& gm);  // returns how many quantize nodes were folded
 
+// quantized_decomposed.quantize_* / dequantize_* (per tensor, .tensor, per channel) nodes; false for null.
+bool is_quantize(const Node* n);
+bool is_dequantize(const Node* n);
+
 // quantized_decomposed.* float reference implementations in the interpreter's op table (idempotent;
 // convert_pt2e calls it).
 void register_quantized_decomposed_ops();

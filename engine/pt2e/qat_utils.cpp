@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "graph/passes.h"
+#include "pt2e/convert.h"
 #include "pt2e/quantizer.h"
 
 namespace pt {
@@ -145,25 +146,11 @@ bool fusable(const Node* conv) {
   return true;
 }
 
-bool is_q(const Node* n) {
-  return n && n->op == OpKind::call_function &&
-         (n->target == "quantized_decomposed.quantize_per_tensor.default" ||
-          n->target == "quantized_decomposed.quantize_per_tensor.tensor" ||
-          n->target == "quantized_decomposed.quantize_per_channel.default");
-}
-
-bool is_dq(const Node* n) {
-  return n && n->op == OpKind::call_function &&
-         (n->target == "quantized_decomposed.dequantize_per_tensor.default" ||
-          n->target == "quantized_decomposed.dequantize_per_tensor.tensor" ||
-          n->target == "quantized_decomposed.dequantize_per_channel.default");
-}
-
 // dq(q(v)) -> {q, v}, each node with a single user in the chain; nullopt otherwise.
 std::optional<std::pair<Node*, Node*>> qdq_source(Node* dq) {
-  if (!is_dq(dq) || dq->users().size() != 1) return std::nullopt;
+  if (!is_dequantize(dq) || dq->users().size() != 1) return std::nullopt;
   Node* q = arg_node(dq, 0);
-  if (!is_q(q) || !only_user(q, dq)) return std::nullopt;
+  if (!is_quantize(q) || !only_user(q, dq)) return std::nullopt;
   Node* v = arg_node(q, 0);
   if (!v) return std::nullopt;
   return std::make_pair(q, v);
