@@ -40,7 +40,7 @@ export function viewFigure(spec) {
   }
   const canvas = document.createElement('canvas');
   canvas.className = 'view';
-  canvas.dataset.view = spec?.view ?? '';   // style.css gives graph views more height than charts
+  canvas.dataset.kind = spec?.view ?? '';   // style.css gives graph views more height than charts (data-view is the lazy state)
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', title || `${spec?.view ?? 'view'} chart`);
   figure.append(canvas);
