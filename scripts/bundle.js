@@ -1,20 +1,23 @@
 // bundle.js — bundles the page's ES modules into one file per page, so a cold page load fetches one
-// script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading").
-//   node scripts/bundle.js            writes web/bundle/{shell,embed}.js (+ .map) and web/bundle/style.css
-//                                     (KaTeX's CSS + web/app/style.css, KaTeX fonts in web/bundle/fonts/); run by scripts/build.sh
-//   import { bundleApp } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
-// Inputs: web/app/{shell,embed}.js and what they import (web/app, web/api, markdown-it, KaTeX).
+// script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading"),
+// and renders every lesson's prose ahead, so no page needs markdown-it and KaTeX to show a lesson.
+//   node scripts/bundle.js            writes web/bundle/{shell,embed,markdown}.js (+ .map), web/bundle/style.css
+//                                     (KaTeX's CSS + web/app/style.css, KaTeX fonts in web/bundle/fonts/) and
+//                                     web/bundle/lessons/<id>/prose.<lang>.json; run by scripts/build.sh
+//   import { bundleApp, renderProse } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
+// Inputs: web/app/{shell,embed}.js and what they import (web/app, web/api); web/app/markdown.js (markdown-it,
+// KaTeX) is its own file, which cell_runner.js's loadProse imports only when a rendered prose file is missing.
 // The engine (dist/pt2e_engine.{mjs,wasm}) stays separate: web/api/engine.js loads it at run time.
 // web/bundle/ sits at the same depth as web/app/, so import.meta.url-relative paths (../../dist/,
 // the site root for lessons) mean the same in both. index.html / embed.html load the bundle and
 // fall back to web/app/*.js when it is missing (no esbuild installed): the modules stay runnable.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'web', 'bundle');
-const entries = ['shell', 'embed'].map((n) => path.join(root, 'web', 'app', `${n}.js`));
+const entries = ['shell', 'embed', 'markdown'].map((n) => path.join(root, 'web', 'app', `${n}.js`));
 
 function newest(dir) {
   let t = 0;
@@ -70,7 +73,40 @@ export async function bundleApp({ ifStale = false } = {}) {
   return true;
 }
 
+// Lesson prose rendered ahead: lessons/<id>/prose.<lang>.md -> web/bundle/lessons/<id>/prose.<lang>.json,
+// { parts: [{ html } | { cell }] } (markdown.js's proseParts; the path is cell_runner.js's renderedProsePath).
+// `only: [id, lang]` renders that one file; ifStale skips a file newer than its .md and markdown.js.
+// Resolves to the number of files written, or false when markdown-it / KaTeX are not installed.
+export async function renderProse({ ifStale = false, only = null } = {}) {
+  let proseParts, renderedProsePath;
+  try {
+    ({ proseParts } = await import('../web/app/markdown.js'));
+    ({ renderedProsePath } = await import('../web/app/cell_runner.js'));
+  } catch {
+    return false;
+  }
+  const renderer = statSync(path.join(root, 'web', 'app', 'markdown.js')).mtimeMs;
+  const sources = only
+    ? [{ id: only[0], lang: only[1] }]
+    : readdirSync(path.join(root, 'lessons'), { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) =>
+      readdirSync(path.join(root, 'lessons', e.name)).map((f) => f.match(/^prose\.(.+)\.md$/)).filter(Boolean).map((m) => ({ id: e.name, lang: m[1] })));
+  let written = 0;
+  for (const { id, lang } of sources) {
+    const src = path.join(root, 'lessons', id, `prose.${lang}.md`);
+    const out = path.join(root, renderedProsePath(id, lang));
+    if (!existsSync(src)) continue;
+    if (ifStale && existsSync(out) && statSync(out).mtimeMs > Math.max(renderer, statSync(src).mtimeMs)) continue;
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ parts: proseParts(readFileSync(src, 'utf8')) }));
+    written++;
+  }
+  return written;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const prose = await renderProse();
+  if (prose === false) console.error('bundle: markdown-it / KaTeX are not installed (npm ci); pages will render prose themselves');
+  else console.log(`bundle: web/bundle/lessons/ ${prose} prose files rendered`);
   if (!(await bundleApp())) {
     console.error('bundle: esbuild is not installed (npm ci); the pages will load web/app/*.js unbundled');
     process.exit(0);

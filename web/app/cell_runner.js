@@ -2,6 +2,7 @@
 // headless runner (bin/pt2e-playground.js) share it. The lesson format is described in lessons/README.md.
 //
 //   const lesson = await loadLesson('M02-1', readText);      // readText(relPath) -> string (fetch or fs)
+//   const parts = await loadProse('M02-1', 'en', readText);   // the page's prose: [{ html } | { cell }]
 //   const state = {};
 //   const result = runCell(pt, lesson, lesson.cells[0], { state, lang: 'en' });
 //   result.outputs  // [{kind:'table', headers, rows} | {kind:'text', text} | {kind:'view', view, data}]
@@ -28,20 +29,37 @@ export async function loadLesson(id, readText) {
   if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
   // lesson.json first (it names the cells), then every other file at once.
   const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
-  const prose = {};
-  const [texts, cells] = await Promise.all([
-    Promise.all(LANGS.map((lang) => readText(`lessons/${id}/prose.${lang}.md`))),
-    Promise.all(meta.cells.map(async (c) => {
-      const [code, torch, solution] = await Promise.all([
-        readText(`lessons/${id}/cells/${c.id}.js`),
-        c.torch ? readText(`lessons/${id}/cells/${c.id}.py`) : null,
-        c.exercise ? readText(`lessons/${id}/cells/${c.id}.solution.js`) : null,
-      ]);
-      return { ...c, code, torch, solution };
-    })),
-  ]);
-  LANGS.forEach((lang, i) => { prose[lang] = texts[i]; });
-  return { ...meta, prose, cells };
+  const cells = await Promise.all(meta.cells.map(async (c) => {
+    const [code, torch, solution] = await Promise.all([
+      readText(`lessons/${id}/cells/${c.id}.js`),
+      c.torch ? readText(`lessons/${id}/cells/${c.id}.py`) : null,
+      c.exercise ? readText(`lessons/${id}/cells/${c.id}.solution.js`) : null,
+    ]);
+    return { ...c, code, torch, solution };
+  }));
+  return { ...meta, cells };
+}
+
+// A lesson's prose in one language, as HTML parts with its cells' places: [{ html } | { cell: 'A' }].
+// scripts/bundle.js renders prose.<lang>.md ahead into web/bundle/lessons/<id>/prose.<lang>.json; when
+// that is missing (no build), the Markdown is rendered here by markdown.js, imported only then.
+export async function loadProse(id, lang, readText) {
+  if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
+  if (!LANGS.includes(lang)) throw new Error(`unknown language '${lang}'`);
+  try {
+    return JSON.parse(await readText(renderedProsePath(id, lang))).parts;
+  } catch {
+    const [source, { proseParts }] = await Promise.all([
+      readText(`lessons/${id}/prose.${lang}.md`),
+      import(new URL('./markdown.js', import.meta.url).href),  // a URL, so the bundler leaves it out
+    ]);
+    return proseParts(source);
+  }
+}
+
+// Where scripts/bundle.js writes a lesson's rendered prose (relative to the site root).
+export function renderedProsePath(id, lang) {
+  return `web/bundle/lessons/${id}/prose.${lang}.json`;
 }
 
 // Picks the string for `lang` from a {en, 'zh-TW'} pair (or returns a plain string as is).

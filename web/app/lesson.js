@@ -1,4 +1,4 @@
-// lesson.js — a lesson page in the browser: prose (markdown.js) with the lesson's cells in place.
+// lesson.js — a lesson page in the browser: prose (rendered ahead, cell_runner.js's loadProse) with the lesson's cells in place.
 // Each cell shows its code in an editor, runs through cell_runner.js (the same runCell the headless
 // runner uses) and shows its outputs (text, HTML tables, Dear ImGui views), its checks (pass/fail)
 // and any error, in place. Cells run once in order when the page opens; Run re-runs one cell with
@@ -11,8 +11,7 @@
 // `engine` ({ pt, views }) may also be a promise of it: the prose and the cells' code show at once,
 // the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id) starts
 // fetching a lesson's files before the page renders it (the shell does so at start).
-import { loadLesson, runCell, tr } from './cell_runner.js';
-import { renderMarkdown, splitCells } from './markdown.js';
+import { loadLesson, loadProse, runCell, tr } from './cell_runner.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
 
@@ -173,11 +172,11 @@ function buildCell(cell, page) {
 
 export async function renderLesson(container, { id, lang, engine, readText = siteReadText }) {
   container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
-  let lesson;
+  let lesson, parts;
   try {
     const early = prefetched.get(id);
     prefetched.delete(id);
-    lesson = await (early ?? loadLesson(id, readText));
+    [lesson, parts] = await Promise.all([early ?? loadLesson(id, readText), loadProse(id, lang, readText)]);
   } catch (e) {
     container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: ${e.message}`));
     return { destroy() {}, cells: [], done: Promise.resolve([]) };
@@ -190,14 +189,11 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
 
   const article = el('article', { class: 'lesson', lang });
   const placed = new Set();
-  const parts = splitCells(lesson.prose[lang] ?? '');
-  if (!parts.some((p) => p.markdown && /^\s*# /.test(p.markdown))) article.append(el('h1', {}, tr(lesson.title, lang)));
+  if (!parts.some((p) => p.html && /^\s*<h1[ >]/.test(p.html))) article.append(el('h1', {}, tr(lesson.title, lang)));
   for (const p of parts) {
-    if (p.markdown !== undefined) {
+    if (p.html !== undefined) {
       const div = el('div', { class: 'prose' });
-      const t0 = performance.now();
-      div.innerHTML = renderMarkdown(p.markdown);  // markdown-it with raw HTML off: escaped text + KaTeX
-      performance.measure('pt2e:prose', { start: t0, end: performance.now() });
+      div.innerHTML = p.html;  // markdown.js's output: markdown-it with raw HTML off (escaped text) + KaTeX
       article.append(div);
     } else if (byId.has(p.cell) && !placed.has(p.cell)) {
       article.append(byId.get(p.cell).section);

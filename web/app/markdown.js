@@ -1,10 +1,13 @@
 // markdown.js — lesson prose to HTML: markdown-it (CommonMark + tables, raw HTML off) with math,
 // `$...$` inline and `$$...$$` display, rendered by KaTeX. Both libraries are served by this site
 // from node_modules (self-contained ES module builds), so no other origin is ever asked.
+// scripts/bundle.js renders every lesson's prose ahead with proseParts (web/bundle/lessons/), so a page
+// loads this module (and the two libraries, ~0.4 MB of script) only when that is missing (cell_runner.js's loadProse).
 //
-//   import { renderMarkdown, splitCells } from './markdown.js';
+//   import { proseParts, renderMarkdown, splitCells } from './markdown.js';
 //   splitCells(prose)  -> [{ markdown }, { cell: 'A' }, { markdown }, ...]  (at `<!-- cell: A -->` lines)
 //   renderMarkdown(md) -> HTML string (a KaTeX error shows in red in place, never throws)
+//   proseParts(prose)  -> [{ html }, { cell: 'A' }, { html }, ...]  (the two above)
 import MarkdownIt from '../../node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs';
 import katex from '../../node_modules/katex/dist/katex.mjs';
 
@@ -91,4 +94,8 @@ export function splitCells(prose) {
   }
   parts.push({ markdown: prose.slice(last) });
   return parts.filter((p) => p.cell || p.markdown.trim());
+}
+
+export function proseParts(prose) {
+  return splitCells(prose).map((p) => (p.cell ? { cell: p.cell } : { html: renderMarkdown(p.markdown) }));
 }
