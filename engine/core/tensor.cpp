@@ -1,5 +1,6 @@
 // tensor.cpp — storage, shape and dtype checks for pt::Tensor (see tensor.h).
 #include "core/tensor.h"
+#include "core/hot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,8 +126,13 @@ Tensor Tensor::reshape(const Shape& shape) const {
 }
 
 namespace {
-template <class From, class To> void cast_into(const From* src, To* dst, int64_t n) {
+template <class From, class To> PT_HOT_LOOP void cast_into(const From* src, To* dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
+}
+PT_HOT_LOOP bool all_finite(std::span<const float> x) {
+  for (float v : x)
+    if (!std::isfinite(v)) return false;
+  return true;
 }
 template <class From> void cast_from(const From* src, Tensor& out) {
   const int64_t n = out.numel();
@@ -143,10 +149,8 @@ template <class From> void cast_from(const From* src, Tensor& out) {
 Tensor Tensor::to(DType dtype) const {
   if (dtype == dtype_) return clone();
   Tensor out = empty(shape_, dtype);
-  if (dtype_ == DType::Float32 && dtype != DType::Float32) {
-    for (float v : span<float>())
-      if (!std::isfinite(v)) throw ValueError(std::string("cannot cast a non-finite float32 value to ") + dtype_name(dtype));
-  }
+  if (dtype_ == DType::Float32 && dtype != DType::Float32 && !all_finite(span<float>()))
+    throw ValueError(std::string("cannot cast a non-finite float32 value to ") + dtype_name(dtype));
   switch (dtype_) {
     case DType::Float32: cast_from(data<float>(), out); break;
     case DType::Int8: cast_from(data<int8_t>(), out); break;
@@ -160,7 +164,14 @@ Tensor Tensor::to(DType dtype) const {
 float Tensor::item() const {
   if (numel_ != 1)
     throw ValueError("a Tensor with " + std::to_string(numel_) + " elements cannot be converted to a scalar");
-  return to(DType::Float32).data<float>()[0];
+  switch (dtype_) {  // as to(Float32) of the one element
+    case DType::Float32: return data<float>()[0];
+    case DType::Int8: return static_cast<float>(data<int8_t>()[0]);
+    case DType::UInt8: return static_cast<float>(data<uint8_t>()[0]);
+    case DType::Int16: return static_cast<float>(data<int16_t>()[0]);
+    case DType::Int32: return static_cast<float>(data<int32_t>()[0]);
+  }
+  throw RuntimeError("item: unknown dtype");
 }
 
 }  // namespace pt

@@ -1,5 +1,6 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
 #include "ops/ops.h"
+#include "core/hot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -107,6 +108,56 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
+namespace {
+struct ConvGeometry {
+  int64_t C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw;
+};
+
+// One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)].
+PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, double* cols) {
+  const int64_t P = g.OH * g.OW;
+  for (int64_t c = 0; c < g.Cg; ++c) {
+    const float* xc = x + c * g.H * g.W;
+    for (int64_t kh = 0; kh < g.KH; ++kh)
+      for (int64_t kw = 0; kw < g.KW; ++kw) {
+        double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        for (int64_t oh = 0; oh < g.OH; ++oh) {
+          const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+          for (int64_t ow = 0; ow < g.OW; ++ow) {
+            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+            col[oh * g.OW + ow] = (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) ? 0.0 : xc[ih * g.W + iw];
+          }
+        }
+      }
+  }
+}
+
+// Og output planes of P positions: bias, then the K products in order, accumulated in double.
+PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, int64_t Og, int64_t K, int64_t P,
+                          float* out) {
+  for (int64_t o = 0; o < Og; ++o) {
+    const double b0 = b ? static_cast<double>(b[o]) : 0.0;
+    const float* wo = w + o * K;
+    float* oplane = out + o * P;
+    int64_t p0 = 0;
+    for (; p0 + 8 <= P; p0 += 8) {  // 8 accumulators stay in registers across k
+      double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
+      for (int64_t k = 0; k < K; ++k) {
+        const double wv = wo[k];
+        const double* col = cols + k * P + p0;
+        for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
+      }
+      for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
+    }
+    for (int64_t p = p0; p < P; ++p) {
+      double a = b0;
+      for (int64_t k = 0; k < K; ++k) a += static_cast<double>(wo[k]) * cols[k * P + p];
+      oplane[p] = static_cast<float>(a);
+    }
+  }
+}
+}  // namespace
+
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               const IntList& padding, const IntList& dilation, int64_t groups) {
   const char* op = "conv2d";
@@ -142,44 +193,13 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // im2col per image and group: cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
   // window hits padding. Each output then accumulates bias, then k in order, in double (products
   // of two floats are exact in double); the inner loop runs over all positions and vectorises.
+  const ConvGeometry geo{C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw};
   const int64_t K = Cg * KH * KW, P = OH * OW;
   std::vector<double> cols(static_cast<size_t>(K * P));
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < groups; ++g) {
-      for (int64_t c = 0; c < Cg; ++c) {
-        const float* xc = x + ((n * C + g * Cg + c) * H) * W;
-        for (int64_t kh = 0; kh < KH; ++kh)
-          for (int64_t kw = 0; kw < KW; ++kw) {
-            double* col = cols.data() + ((c * KH + kh) * KW + kw) * P;
-            for (int64_t oh = 0; oh < OH; ++oh) {
-              const int64_t ih = oh * sh - ph + kh * dh;
-              for (int64_t ow = 0; ow < OW; ++ow) {
-                const int64_t iw = ow * sw - pw + kw * dw;
-                col[oh * OW + ow] = (ih < 0 || ih >= H || iw < 0 || iw >= W) ? 0.0 : xc[ih * W + iw];
-              }
-            }
-          }
-      }
-      for (int64_t o = g * Og; o < (g + 1) * Og; ++o) {
-        const double b0 = b ? static_cast<double>(b[o]) : 0.0;
-        const float* wo = w + o * K;
-        float* oplane = out + (n * O + o) * P;
-        int64_t p0 = 0;
-        for (; p0 + 8 <= P; p0 += 8) {  // 8 accumulators stay in registers across k
-          double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
-          for (int64_t k = 0; k < K; ++k) {
-            const double wv = wo[k];
-            const double* col = cols.data() + k * P + p0;
-            for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
-          }
-          for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
-        }
-        for (int64_t p = p0; p < P; ++p) {
-          double a = b0;
-          for (int64_t k = 0; k < K; ++k) a += static_cast<double>(wo[k]) * cols[k * P + p];
-          oplane[p] = static_cast<float>(a);
-        }
-      }
+      im2col(x + (n * C + g * Cg) * H * W, geo, cols.data());
+      conv_dot(w + g * Og * K, b ? b + g * Og : nullptr, cols.data(), Og, K, P, out + (n * O + g * Og) * P);
     }
   return y;
 }

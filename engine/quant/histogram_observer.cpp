@@ -2,6 +2,7 @@
 // (see histogram_observer.h; docs: pt2e-spec.md §2.6). Sections: torch building blocks (linspace,
 // cascade sum, histc, floor division), the forward pass and histogram merge, the range search.
 #include "quant/histogram_observer.h"
+#include "core/hot.h"
 
 #include <algorithm>
 #include <array>
@@ -164,7 +165,7 @@ struct SimdScan {
 };
 #endif
 
-Scan scan(std::span<const float> x) {
+PT_HOT_LOOP Scan scan(std::span<const float> x) {
   Scan s;
   size_t i = 0;
 #ifdef __wasm_simd128__
@@ -236,7 +237,7 @@ struct Counts {
 
 // Counts every element as if it lay inside [b.lo, b.hi], and scans x (min, max, NaN) in the same
 // pass, so the caller can check that assumption afterwards.
-std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan& s) {
+PT_HOT_LOOP std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan& s) {
   Counts counts(b.bins);
   uint32_t* c = counts.c.data();
   const size_t nb = counts.nb;
@@ -264,7 +265,7 @@ std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan&
 }
 
 // torch's loop: elements outside [lo, hi] (and NaN) are skipped.
-std::vector<float> count_checked(std::span<const float> x, const Binner& b) {
+PT_HOT_LOOP std::vector<float> count_checked(std::span<const float> x, const Binner& b) {
   Counts counts(b.bins);
   for (size_t i = 0; i < x.size(); ++i) {
     const float e = x[i];
@@ -304,10 +305,14 @@ std::vector<float> histc_known_range(std::span<const float> x, int64_t bins, dou
   return inside(data, b) ? count_inside(x, b, again) : count_checked(x, b);
 }
 
-std::vector<float> add(const std::vector<float>& a, const std::vector<float>& b) {
+PT_HOT_LOOP std::vector<float> add(const std::vector<float>& a, const std::vector<float>& b) {
   std::vector<float> out(a.size());
   for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] + b[i];
   return out;
+}
+
+PT_HOT_LOOP void accumulate(float* hist, const std::vector<float>& update) {
+  for (size_t i = 0; i < update.size(); ++i) hist[i] += update[i];
 }
 
 // torch.bucketize(v, boundaries, right=True): the binary search of the CPU kernel (first index whose
@@ -324,7 +329,7 @@ int64_t upper_bound(const std::vector<float>& bd, float v) {
 
 // _upscale_histogram: every old bin split into 16 sub-bins of count/16 at their midpoints,
 // re-binned into the new range (bucketize − 1, clamped) by a float32 weighted bincount.
-std::vector<float> upscale(const float* orig, int64_t bins, float omin, float omax, float umin, float umax) {
+PT_HOT_LOOP std::vector<float> upscale(const float* orig, int64_t bins, float omin, float omax, float umin, float umax) {
   const int64_t fine = bins * kUpsampleRate;
   const float bin_size = (omax - omin) / static_cast<float>(fine);
   const float half_bin = 0.5f * bin_size;
@@ -428,7 +433,7 @@ Tensor HistogramObserver::forward(const Tensor& x) {
     const Binner running = histc_binner(data, nbins, min_val, max_val);
     const std::vector<float> update = count_inside(data, running, s);
     if (inside(s, running) && s.min >= min_val && s.max <= max_val) {
-      for (int64_t i = 0; i < nbins; ++i) hist[i] += update[i];
+      accumulate(hist, update);
       return x;
     }
   } else {
@@ -454,7 +459,7 @@ Tensor HistogramObserver::forward(const Tensor& x) {
   const float new_min = std::min(min_val, s.min), new_max = std::max(max_val, s.max);
   const std::vector<float> update = histc_known_range(data, nbins, new_min, new_max, s);
   if (new_min == min_val && new_max == max_val) {
-    for (int64_t i = 0; i < nbins; ++i) hist[i] += update[i];
+    accumulate(hist, update);
     return x;
   }
   const std::vector<float> merged = combine(hist, nbins, min_val, max_val, update, new_min, new_max);

@@ -1,0 +1,13 @@
+// hot.h — PT_HOT_LOOP keeps a hot loop in a small function of its own.
+//
+// In the browser V8 compiles the engine's wasm function by function: with its baseline compiler when a
+// function is first called, and again, optimised and in the background, once the function has run long
+// enough (dynamic tiering; wasm has no on-stack replacement, so a loop can only speed up on a later call).
+// A loop inlined into a big function (argument checks, error messages, dtype dispatch) makes the whole big
+// function hot: V8 then spends tens of milliseconds of the page's CPU optimising all of it while a lesson
+// runs its first cells. A kernel marked PT_HOT_LOOP stays a small function, so it alone is optimised.
+//
+//   namespace { PT_HOT_LOOP void scale_into(const float* x, float s, float* y, int64_t n) { ... } }
+#pragma once
+
+#define PT_HOT_LOOP [[gnu::noinline]]
