@@ -7,7 +7,7 @@
 // (prose + math, cells, outputs, errors, exercise), embed.html, every written lesson's checks,
 // console errors and that no request leaves the site's own origin. The fixture lesson M99
 // (tests/e2e/fixtures/M99/) is routed in as lessons/M99/. Screenshots go to tests/e2e/out/.
-import { chromium } from 'playwright-core';
+import { launchBrowser } from './browser.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,13 +80,7 @@ const readRepoText = (rel) => readFile(path.join(repoRoot, rel), 'utf8');
 
 const server = await startServer({ port: 0 });
 const origin = new URL(server.url).origin;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
-    '--enable-unsafe-swiftshader'],
-});
+const browser = await launchBrowser();
 
 const consoleErrors = [];
 const foreignRequests = [];

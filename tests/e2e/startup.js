@@ -2,11 +2,11 @@
 //   node tests/e2e/startup.js [runs=3] [--trace] [--profile [--windows]] [--selector] [?query] [page.html ...]   per run: total; last run: resource timings, marks
 // Several pages (index.html and an experiment's copy of it, say) are loaded in turn, run by run, and compared
 // by their medians: on a shared machine only interleaved runs compare fairly.
-// PT2E_JS_FLAGS='--no-wasm-lazy-compilation' passes V8 flags (experiments only; the e2e runs without).
+// PT2E_JS_FLAGS='--no-wasm-lazy-compilation' passes V8 flags, PT2E_BROWSER_ARGS more browser switches (experiments).
 // --selector waits as run.js first did (waitForSelector, which polls with back-off up to 500 ms).
 // Same metric as run.js: a fresh browser context opens ?lesson=M01 and waits until M01's last cell
 // shows its checks. The page's own performance marks (pt2e:*) and measures are listed in time order.
-import { chromium } from 'playwright-core';
+import { launchBrowser } from './browser.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,13 +19,8 @@ const query = process.argv.find((a) => a.startsWith('?')) ?? '?lesson=M01';
 const pages = process.argv.filter((a) => /^[\w-]+\.html$/.test(a));  // other pages of the site, e.g. an experiment's copy of index.html
 if (!pages.length) pages.push('');
 const server = await startServer({ port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
-    '--enable-unsafe-swiftshader', ...(process.env.PT2E_JS_FLAGS ? [`--js-flags=${process.env.PT2E_JS_FLAGS}`] : [])],
-});
+const browser = await launchBrowser([...(process.env.PT2E_JS_FLAGS ? [`--js-flags=${process.env.PT2E_JS_FLAGS}`] : []),
+  ...(process.env.PT2E_BROWSER_ARGS ? process.env.PT2E_BROWSER_ARGS.split(' ') : [])]);
 const meta = JSON.parse(await readFile(path.join(here, '../../lessons/M01/lesson.json'), 'utf8'));
 const last = meta.cells[meta.cells.length - 1].id;
 const totals = [];
@@ -80,9 +75,11 @@ try {
       }
       if (process.argv.includes('--windows')) {
         // What the main thread runs over time: 50 ms windows from navigation, the top self-time frames of each.
-        const origin = await page.evaluate(() => performance.timeOrigin);
+        // The profile's clock is not the page's: its zero is put at the first sample of the page's inline script.
         const nodeById = new Map(p.nodes.map((n) => [n.id, n]));
-        let at = p.startTime;  // µs, the same clock as performance.timeOrigin (ms) * 1000
+        let at = p.startTime, origin = null;
+        p.samples.forEach((id, k) => { at += p.timeDeltas[k] ?? 0; if (origin === null && /\?lesson=/.test(nodeById.get(id).callFrame.url)) origin = at / 1000 - 10; });
+        at = p.startTime;
         const windows = new Map();
         p.samples.forEach((id, k) => {
           at += p.timeDeltas[k] ?? 0;
