@@ -1,12 +1,13 @@
 // bundle.js — bundles the page's ES modules into one file per page, so a cold page load fetches one
 // script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading"),
-// and renders every lesson's prose ahead, so no page needs markdown-it and KaTeX to show a lesson.
+// and writes every lesson page ahead (its files and its prose rendered, one file per language), so a page
+// fetches a lesson in one request and needs no markdown-it and KaTeX to show it.
 //   node scripts/bundle.js            writes web/bundle/{shell,embed,markdown}.js (+ .map), web/bundle/style.css
 //                                     (KaTeX's CSS + web/app/style.css, KaTeX fonts in web/bundle/fonts/) and
-//                                     web/bundle/lessons/<id>/prose.<lang>.json; run by scripts/build.sh
-//   import { bundleApp, renderProse } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
+//                                     web/bundle/lessons/<id>/page.<lang>.json; run by scripts/build.sh
+//   import { bundleApp, renderLessonPages } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
 // Inputs: web/app/{shell,embed}.js and what they import (web/app, web/api); web/app/markdown.js (markdown-it,
-// KaTeX) is its own file, which cell_runner.js's loadProse imports only when a rendered prose file is missing.
+// KaTeX) is its own file, which cell_runner.js's loadLessonPage imports only when a lesson page file is missing.
 // The engine (dist/pt2e_engine.{mjs,wasm}) stays separate: web/api/engine.js loads it at run time.
 // web/bundle/ sits at the same depth as web/app/, so import.meta.url-relative paths (../../dist/,
 // the site root for lessons) mean the same in both. index.html / embed.html load the bundle and
@@ -73,40 +74,45 @@ export async function bundleApp({ ifStale = false } = {}) {
   return true;
 }
 
-// Lesson prose rendered ahead: lessons/<id>/prose.<lang>.md -> web/bundle/lessons/<id>/prose.<lang>.json,
-// { parts: [{ html } | { cell }] } (markdown.js's proseParts; the path is cell_runner.js's renderedProsePath).
-// `only: [id, lang]` renders that one file; ifStale skips a file newer than its .md and markdown.js.
+// Lesson pages written ahead: lessons/<id>/ (lesson.json, cells/*, prose.<lang>.md) -> web/bundle/lessons/<id>/page.<lang>.json,
+// { lesson, parts } as cell_runner.js's loadLessonPage gives it (loadLesson + markdown.js's proseParts): one
+// request per lesson page and no Markdown renderer in the page. `only: [id, lang]` writes that one file;
+// ifStale skips a file newer than every file of its lesson, markdown.js and cell_runner.js.
 // Resolves to the number of files written, or false when markdown-it / KaTeX are not installed.
-export async function renderProse({ ifStale = false, only = null } = {}) {
-  let proseParts, renderedProsePath;
+export async function renderLessonPages({ ifStale = false, only = null } = {}) {
+  let proseParts, loadLesson, lessonPagePath;
   try {
     ({ proseParts } = await import('../web/app/markdown.js'));
-    ({ renderedProsePath } = await import('../web/app/cell_runner.js'));
+    ({ loadLesson, lessonPagePath } = await import('../web/app/cell_runner.js'));
   } catch {
     return false;
   }
-  const renderer = statSync(path.join(root, 'web', 'app', 'markdown.js')).mtimeMs;
+  const code = Math.max(...['markdown.js', 'cell_runner.js'].map((f) => statSync(path.join(root, 'web', 'app', f)).mtimeMs));
+  const lessons = path.join(root, 'lessons');
   const sources = only
     ? [{ id: only[0], lang: only[1] }]
-    : readdirSync(path.join(root, 'lessons'), { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) =>
-      readdirSync(path.join(root, 'lessons', e.name)).map((f) => f.match(/^prose\.(.+)\.md$/)).filter(Boolean).map((m) => ({ id: e.name, lang: m[1] })));
+    : readdirSync(lessons, { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) =>
+      readdirSync(path.join(lessons, e.name)).map((f) => f.match(/^prose\.(.+)\.md$/)).filter(Boolean).map((m) => ({ id: e.name, lang: m[1] })));
+  const readText = (rel) => readFileSync(path.join(root, rel), 'utf8');
   let written = 0;
   for (const { id, lang } of sources) {
-    const src = path.join(root, 'lessons', id, `prose.${lang}.md`);
-    const out = path.join(root, renderedProsePath(id, lang));
-    if (!existsSync(src)) continue;
-    if (ifStale && existsSync(out) && statSync(out).mtimeMs > Math.max(renderer, statSync(src).mtimeMs)) continue;
+    const dir = path.join(lessons, id);
+    const src = path.join(dir, `prose.${lang}.md`);
+    if (!existsSync(src) || !existsSync(path.join(dir, 'lesson.json'))) continue;
+    const out = path.join(root, lessonPagePath(id, lang));
+    if (ifStale && existsSync(out) && statSync(out).mtimeMs > Math.max(code, newest(dir))) continue;
+    const page = { lesson: await loadLesson(id, async (rel) => readText(rel)), parts: proseParts(readText(path.relative(root, src))) };
     mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ parts: proseParts(readFileSync(src, 'utf8')) }));
+    writeFileSync(out, JSON.stringify(page));
     written++;
   }
   return written;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const prose = await renderProse();
-  if (prose === false) console.error('bundle: markdown-it / KaTeX are not installed (npm ci); pages will render prose themselves');
-  else console.log(`bundle: web/bundle/lessons/ ${prose} prose files rendered`);
+  const pages = await renderLessonPages();
+  if (pages === false) console.error('bundle: markdown-it / KaTeX are not installed (npm ci); pages will render prose themselves');
+  else console.log(`bundle: web/bundle/lessons/ ${pages} lesson pages written`);
   if (!(await bundleApp())) {
     console.error('bundle: esbuild is not installed (npm ci); the pages will load web/app/*.js unbundled');
     process.exit(0);

@@ -4,13 +4,13 @@
 //   node scripts/serve.js            prints the URL and serves until stopped
 //   import { startServer } from './serve.js'; const { url, close } = await startServer({ port: 0 });
 // web/bundle/*.{js,css} (the pages' modules and styles in one file each, scripts/bundle.js) is rebuilt before it is served
-// whenever a file of web/app or web/api is newer, and a lesson's rendered prose (web/bundle/lessons/<id>/prose.<lang>.json)
-// whenever its prose.<lang>.md is, so editing the modules or a lesson needs no build step.
+// whenever a file of web/app or web/api is newer, and a lesson page (web/bundle/lessons/<id>/page.<lang>.json)
+// whenever a file of its lesson is, so editing the modules or a lesson needs no build step.
 import http from 'node:http';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleApp, renderProse } from './bundle.js';
+import { bundleApp, renderLessonPages } from './bundle.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const types = {
@@ -30,8 +30,8 @@ async function handle(req, res) {
   }
   if (rel.endsWith('/')) rel += 'index.html';
   if (/^\/web\/bundle\/[^/]+\.(js|css)$/.test(rel)) await freshBundle();
-  const prose = rel.match(/^\/web\/bundle\/lessons\/(M\d{2}(?:-\d+)?)\/prose\.([\w-]+)\.json$/);
-  if (prose) await renderProse({ ifStale: true, only: [prose[1], prose[2]] }).catch((e) => console.error(`serve: prose of ${prose[1]}: ${e.message}`));
+  const page = rel.match(/^\/web\/bundle\/lessons\/(M\d{2}(?:-\d+)?)\/page\.([\w-]+)\.json$/);
+  if (page) await renderLessonPages({ ifStale: true, only: [page[1], page[2]] }).catch((e) => console.error(`serve: lesson ${page[1]}: ${e.message}`));
   const file = path.resolve(root, '.' + rel);
   const inside = file.startsWith(root + path.sep);
   const hidden = path.relative(root, file).split(path.sep).some((part) => part.startsWith('.'));

@@ -6,7 +6,7 @@
 // no busy loop), errors shown in place, the shell (navigator, URL state, language), a lesson page
 // (prose + math, cells, outputs, errors, exercise), embed.html, every written lesson's checks,
 // console errors and that no request leaves the site's own origin. The fixture lesson M99
-// (tests/e2e/fixtures/M99/) is routed in as lessons/M99/. Screenshots go to tests/e2e/out/.
+// (tests/e2e/fixtures/M99/) is routed in as a lesson page (web/bundle/lessons/M99/page.<lang>.json). Screenshots go to tests/e2e/out/.
 import { launchBrowser } from './browser.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -108,15 +108,12 @@ try {
     index.push({ id: 'M99', title: { en: 'E2E', 'zh-TW': 'E2E' }, pages: [{ id: 'M99', title: { en: 'E2E fixture', 'zh-TW': 'E2E 測試頁' } }] });
     await route.fulfill({ response, json: index });
   });
-  await page.route((u) => u.pathname.startsWith('/lessons/M99/'), (route) => {
-    const rel = new URL(route.request().url()).pathname.replace(/^\/lessons\/M99\//, '');
-    return route.fulfill({ path: path.join(here, 'fixtures', 'M99', rel) });
-  });
-  // Its prose rendered ahead, as scripts/bundle.js renders the lessons' (markdown.js's proseParts).
+  // Its page as scripts/bundle.js writes the lessons' (loadLesson + markdown.js's proseParts).
   await page.route((u) => u.pathname.startsWith('/web/bundle/lessons/M99/'), async (route) => {
-    const lang = new URL(route.request().url()).pathname.match(/prose\.([\w-]+)\.json$/)?.[1];
-    const md = await readFile(path.join(here, 'fixtures', 'M99', `prose.${lang}.md`), 'utf8');
-    return route.fulfill({ json: { parts: proseParts(md) } });
+    const lang = new URL(route.request().url()).pathname.match(/page\.([\w-]+)\.json$/)?.[1];
+    const fixture = (rel) => readFile(path.join(here, 'fixtures', rel.replace(/^lessons\//, '')), 'utf8');
+    const lesson = await loadLesson('M99', fixture);
+    return route.fulfill({ json: { lesson, parts: proseParts(await fixture(`lessons/M99/prose.${lang}.md`)) } });
   });
 
   const ready = page.waitForEvent('console', { predicate: (m) => /^pt2e: (ready|engine failed|the page failed)/.test(m.text()), timeout: 30000 });

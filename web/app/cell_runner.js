@@ -2,7 +2,7 @@
 // headless runner (bin/pt2e-playground.js) share it. The lesson format is described in lessons/README.md.
 //
 //   const lesson = await loadLesson('M02-1', readText);      // readText(relPath) -> string (fetch or fs)
-//   const parts = await loadProse('M02-1', 'en', readText);   // the page's prose: [{ html } | { cell }]
+//   const { lesson, parts } = await loadLessonPage('M02-1', 'en', readText);   // + the prose: [{ html } | { cell }]
 //   const state = {};
 //   const result = runCell(pt, lesson, lesson.cells[0], { state, lang: 'en' });
 //   result.outputs  // [{kind:'table', headers, rows} | {kind:'text', text} | {kind:'view', view, data}]
@@ -40,26 +40,29 @@ export async function loadLesson(id, readText) {
   return { ...meta, cells };
 }
 
-// A lesson's prose in one language, as HTML parts with its cells' places: [{ html } | { cell: 'A' }].
-// scripts/bundle.js renders prose.<lang>.md ahead into web/bundle/lessons/<id>/prose.<lang>.json; when
-// that is missing (no build), the Markdown is rendered here by markdown.js, imported only then.
-export async function loadProse(id, lang, readText) {
+// A lesson as its page shows it in one language: the lesson (as loadLesson gives it) and its prose as HTML
+// parts with the cells' places, [{ html } | { cell: 'A' }]. scripts/bundle.js writes both ahead into one file,
+// web/bundle/lessons/<id>/page.<lang>.json (one request instead of one per file); when that is missing (no
+// build), the lesson's own files are read and its Markdown is rendered here by markdown.js, imported only then.
+export async function loadLessonPage(id, lang, readText) {
   if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
   if (!LANGS.includes(lang)) throw new Error(`unknown language '${lang}'`);
+  let page = null;
   try {
-    return JSON.parse(await readText(renderedProsePath(id, lang))).parts;
-  } catch {
-    const [source, { proseParts }] = await Promise.all([
-      readText(`lessons/${id}/prose.${lang}.md`),
-      import(new URL('./markdown.js', import.meta.url).href),  // a URL, so the bundler leaves it out
-    ]);
-    return proseParts(source);
-  }
+    page = JSON.parse(await readText(lessonPagePath(id, lang)));
+  } catch { /* not built: read and render the sources below */ }
+  if (page) return page;
+  const [lesson, source, { proseParts }] = await Promise.all([
+    loadLesson(id, readText),
+    readText(`lessons/${id}/prose.${lang}.md`),
+    import(new URL('./markdown.js', import.meta.url).href),  // a URL, so the bundler leaves it out
+  ]);
+  return { lesson, parts: proseParts(source) };
 }
 
-// Where scripts/bundle.js writes a lesson's rendered prose (relative to the site root).
-export function renderedProsePath(id, lang) {
-  return `web/bundle/lessons/${id}/prose.${lang}.json`;
+// Where scripts/bundle.js writes a lesson's page (relative to the site root).
+export function lessonPagePath(id, lang) {
+  return `web/bundle/lessons/${id}/page.${lang}.json`;
 }
 
 // Picks the string for `lang` from a {en, 'zh-TW'} pair (or returns a plain string as is).

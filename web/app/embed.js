@@ -29,7 +29,7 @@ export async function startEmbed() {
     return;
   }
   // The engine and the lesson load in parallel; the prose shows first, the cells run when the engine is in.
-  if (/^M\d{2}(-\d+)?$/.test(id)) prefetchLesson(id, siteReadText);
+  if (/^M\d{2}(-\d+)?$/.test(id)) prefetchLesson(id, lang, siteReadText);
   let engine = null;
   let engineError = null;
   const engineReady = loadEngine().then((pt) => { engine = { pt, views: createViewHost(pt.module) }; return engine; }, (e) => {

@@ -1,4 +1,4 @@
-// lesson.js — a lesson page in the browser: prose (rendered ahead, cell_runner.js's loadProse) with the lesson's cells in place.
+// lesson.js — a lesson page in the browser: prose (rendered ahead, cell_runner.js's loadLessonPage) with the lesson's cells in place.
 // Each cell shows its code in an editor, runs through cell_runner.js (the same runCell the headless
 // runner uses) and shows its outputs (text, HTML tables, Dear ImGui views), its checks (pass/fail)
 // and any error, in place. Cells run once in order when the page opens; Run re-runs one cell with
@@ -9,9 +9,9 @@
 //   await page.done;  // the first run of all cells; page.runAll() runs them again (fresh state)
 //   page.destroy();   // frees the page's views
 // `engine` ({ pt, views }) may also be a promise of it: the prose and the cells' code show at once,
-// the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id) starts
-// fetching a lesson's files before the page renders it (the shell does so at start).
-import { loadLesson, loadProse, runCell, tr } from './cell_runner.js';
+// the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id, lang) starts
+// fetching a lesson's page before it is rendered (the shell does so at start).
+import { loadLessonPage, runCell, tr } from './cell_runner.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
 
@@ -30,15 +30,16 @@ export async function siteReadText(rel) {
   return res.text();
 }
 
-// A lesson fetched ahead of its page (one use: renderLesson takes it, later visits fetch afresh).
+// A lesson page fetched ahead (one use: renderLesson takes it, later visits fetch afresh).
 const prefetched = new Map();
-export function prefetchLesson(id, readText = siteReadText) {
-  if (!prefetched.has(id)) {
-    const p = loadLesson(id, readText);
+export function prefetchLesson(id, lang, readText = siteReadText) {
+  const key = `${id} ${lang}`;
+  if (!prefetched.has(key)) {
+    const p = loadLessonPage(id, lang, readText);
     p.catch(() => {});
-    prefetched.set(id, p);
+    prefetched.set(key, p);
   }
-  return prefetched.get(id);
+  return prefetched.get(key);
 }
 
 export function el(tag, attrs = {}, ...children) {
@@ -174,9 +175,9 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
   let lesson, parts;
   try {
-    const early = prefetched.get(id);
-    prefetched.delete(id);
-    [lesson, parts] = await Promise.all([early ?? loadLesson(id, readText), loadProse(id, lang, readText)]);
+    const early = prefetched.get(`${id} ${lang}`);
+    prefetched.delete(`${id} ${lang}`);
+    ({ lesson, parts } = await (early ?? loadLessonPage(id, lang, readText)));
   } catch (e) {
     container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: ${e.message}`));
     return { destroy() {}, cells: [], done: Promise.resolve([]) };

@@ -2,7 +2,7 @@
 // `$...$` inline and `$$...$$` display, rendered by KaTeX. Both libraries are served by this site
 // from node_modules (self-contained ES module builds), so no other origin is ever asked.
 // scripts/bundle.js renders every lesson's prose ahead with proseParts (web/bundle/lessons/), so a page
-// loads this module (and the two libraries, ~0.4 MB of script) only when that is missing (cell_runner.js's loadProse).
+// loads this module (and the two libraries, ~0.4 MB of script) only when that is missing (cell_runner.js's loadLessonPage).
 //
 //   import { proseParts, renderMarkdown, splitCells } from './markdown.js';
 //   splitCells(prose)  -> [{ markdown }, { cell: 'A' }, { markdown }, ...]  (at `<!-- cell: A -->` lines)

@@ -49,7 +49,7 @@ async function firstFrame(handle) {
 export async function startShell() {
   performance.mark('pt2e:shell start');
   let state = readState();
-  if (state.lesson && /^M\d{2}(-\d+)?$/.test(state.lesson)) prefetchLesson(state.lesson, siteReadText);
+  if (state.lesson && /^M\d{2}(-\d+)?$/.test(state.lesson)) prefetchLesson(state.lesson, state.lang, siteReadText);
   let engine = null;        // { pt, views } once loaded
   let engineError = null;
   const engineReady = loadEngine().then((pt) => ({ pt, views: createViewHost(pt.module) }));
