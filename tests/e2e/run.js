@@ -547,9 +547,10 @@ try {
     return `height ${msg.height}`;
   });
 
-  await test('every written lesson gives the same checks in the browser as the headless runner', async () => {
+  await test('every written lesson passes every check in the browser, as in the headless runner, and draws every view', async () => {
     const nodePt = await loadEngine();
     const ids = writtenLessons(await loadIndex(readRepoText));
+    const viewsSeen = {};
     let total = 0;
     const diffs = [];
     for (const lang of LANGS) {
@@ -570,6 +571,24 @@ try {
             ...[...sec.querySelectorAll('.error-box')].map((e) => `${sec.dataset.cell} error: ${e.textContent.replace(/  \(line \d+\)$/, '')}`)]);
         }, `${id} [${lang}]`);
         total += browser.length;
+        const failed = browser.filter((line) => !/^\S+ pass: /.test(line));
+        if (failed.length) diffs.push(`${id} [${lang}] does not pass in the browser: ${failed[0]}`);
+        // Every view of the page, scrolled to (views are created near the visible area), drawn and not blank.
+        if (lang === 'en') {
+          const canvases = page.locator('main canvas.view');
+          for (let k = 0, n = await canvases.count(); k < n; k++) {
+            const canvas = canvases.nth(k);
+            await canvas.evaluate(async (c) => {
+              c.scrollIntoView({ block: 'center' });
+              for (let f = 0; f < 300 && c.dataset.view !== 'live'; f++) await new Promise(requestAnimationFrame);
+              for (let f = 0; f < 3; f++) await new Promise(requestAnimationFrame);
+            });
+            const kind = await canvas.getAttribute('data-kind');
+            const st = await pixelStats(page, await canvas.screenshot());
+            if (!(st.colours >= 8 && st.topShare < 0.97)) diffs.push(`${id}: ${kind} view ${k} looks blank (${st.colours} colours, top ${st.topShare.toFixed(3)})`);
+            viewsSeen[kind] = (viewsSeen[kind] ?? 0) + 1;
+          }
+        }
         const a = headless.join('\n'), b = browser.join('\n');
         if (a !== b) {
           const i = headless.findIndex((x, k) => x !== browser[k]);
@@ -578,7 +597,8 @@ try {
       }
     }
     assert(!diffs.length, diffs.slice(0, 3).join(' | '));
-    return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike`;
+    assert(viewsSeen.graph > 0, `no graph view in any lesson: ${JSON.stringify(viewsSeen)}`);
+    return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike, all passed; views drawn and not blank: ${Object.entries(viewsSeen).map(([k, v]) => `${v} ${k}`).join(', ')}`;
   });
 
   // Printed, not asserted (timings are measured, never tested): a fresh browser context (empty cache)
