@@ -1,28 +1,36 @@
-// embed.js — embed.html: one lesson page alone, for an <iframe> in another page.
-//   <iframe src="https://…/embed.html?lesson=M01&lang=zh-TW"></iframe>
-// It renders the lesson like index.html does (lesson.js) and tells the parent its content height
-// whenever it changes: parent.postMessage({ type: 'pt2e-embed-height', lesson, height }, '*'),
-// so the parent can size the iframe. Logs "pt2e: ready" once the cells have run.
+// embed.js — embed.html: one lesson page alone, or one cell of it, for an <iframe> in another page.
+//   <iframe src="https://…/embed.html?lesson=M01&lang=zh-TW"></iframe>          the whole lesson
+//   <iframe src="https://…/embed.html?lesson=M02-1&cell=B"></iframe>            cell B alone (all cells run)
+// The URL takes the same state as index.html's (url_state.js: lang, cell, v.<cell>.<view>=… controls).
+// It renders the lesson like index.html does (lesson.js) and speaks with its parent in two documented
+// messages, and ignores every other:
+//   to the parent:   { type: 'pt2e-embed-height', lesson, height }  whenever its content height changes
+//   from the parent: { type: 'pt2e-embed-height-request' }          answered with the height message
+// Logs "pt2e: ready" once the cells have run.
 import { loadEngine } from '../api/index.js';
 import { LANGUAGES, t } from './i18n.js';
 import { errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
+import { readUrlState, urlQuery } from './url_state.js';
 import { createViewHost } from './views.js';
 
 export async function startEmbed() {
-  const q = new URLSearchParams(location.search);
-  const lang = LANGUAGES.some((l) => l.code === q.get('lang')) ? q.get('lang') : 'en';
-  const id = q.get('lesson');
+  let state = readUrlState(location.search, LANGUAGES.map((l) => l.code));
+  const { lang, lesson: id } = state;
   document.documentElement.lang = lang;
   const main = document.getElementById('main');
 
   let lastHeight = -1;
-  const postHeight = () => {
+  const postHeight = (always = false) => {
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (height === lastHeight || window.parent === window) return;
+    if ((height === lastHeight && !always) || window.parent === window) return;
     lastHeight = height;
     window.parent.postMessage({ type: 'pt2e-embed-height', lesson: id, height }, '*');
   };
-  new ResizeObserver(postHeight).observe(document.documentElement);
+  new ResizeObserver(() => postHeight()).observe(document.documentElement);
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || window.parent === window) return;
+    if (e.data?.type === 'pt2e-embed-height-request') postHeight(true);
+  });
 
   if (!id) {
     main.replaceChildren(errorBox(t(lang, 'embed_missing')));
@@ -37,7 +45,14 @@ export async function startEmbed() {
     console.error(`pt2e: engine failed to load: ${e.message}`);
     return null;
   });
-  const page = await renderLesson(main, { id, lang, engine: engineReady, readText: siteReadText });
+  const page = await renderLesson(main, {
+    id, lang, engine: engineReady, readText: siteReadText, only: state.cell,
+    at: { cell: state.cell, controls: state.controls },
+    onState: ({ cell, controls }) => {
+      state = { ...state, cell: state.cell ?? cell, controls: { ...controls } };  // an embed keeps its one cell
+      history.replaceState(null, '', `${location.pathname}${urlQuery(state)}`);
+    },
+  });
   await page.done;
   if (engineError) main.prepend(errorBox(`${t(lang, 'load_failed')}: ${engineError.message}`));
   window.pt2e = { pt: engine?.pt ?? null, views: engine?.views ?? null, lesson: page };

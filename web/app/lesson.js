@@ -111,6 +111,8 @@ function buildCell(cell, page) {
     editor, torch, results);
 
   let views = [];
+  const mark = () => page.setCell(cell.id);  // the learner is at this cell (the URL says so)
+  editor.addEventListener('focus', mark);
   function clear() {
     for (const v of views) v.destroy();
     views = [];
@@ -119,15 +121,27 @@ function buildCell(cell, page) {
 
   function show(result) {
     clear();
+    let viewIndex = 0;
     for (const o of result.outputs) {
       if (o.kind === 'text') results.append(el('pre', { class: 'out-text' }, o.text));
       else if (o.kind === 'table') results.append(tableOutput(o));
       else if (o.kind === 'view') {
         const spec = { view: o.view, ...o.data };
+        const key = `${cell.id}.${viewIndex++}`;  // the view's name in the URL (url_state.js)
         const { figure, canvas } = viewFigure(spec);
         results.append(figure);
+        if (!section.isConnected) continue;  // a cell not shown (embed.html's cell=): runs, draws nothing
         try {
-          views.push(page.engine.views.mount(canvas, spec, { onError: (e) => figure.replaceWith(errorBox(`${e.name}: ${e.message}`)) }));
+          const handle = page.engine.views.mount(canvas, spec, {
+            onError: (e) => figure.replaceWith(errorBox(`${e.name}: ${e.message}`)),
+            onControls: (c) => { mark(); page.setControls(key, c); },
+          });
+          views.push(handle);
+          // Controls the learner set before (a shared link, or this view before a re-run) come back;
+          // ones that no longer fit the view's data are dropped.
+          if (page.controls[key]) {
+            try { handle.setControls(page.controls[key]); } catch (e) { page.setControls(key, null); }
+          }
         } catch (e) {
           figure.replaceWith(errorBox(`${e.name}: ${e.message}`));
         }
@@ -165,13 +179,16 @@ function buildCell(cell, page) {
     }
   }
 
-  runButton.addEventListener('click', run);
+  runButton.addEventListener('click', () => { mark(); run(); });
   resetButton.addEventListener('click', () => { editor.value = cell.code; fit(); });
   runButton.disabled = !page.engine;
-  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; } };
+  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; }, get views() { return views; } };
 }
 
-export async function renderLesson(container, { id, lang, engine, readText = siteReadText }) {
+// `at` is where a shared link points: { cell, controls } (url_state.js); `onState({ cell, controls })` is told
+// when the learner moves to a cell or moves a view's control, so the page's URL can follow. `only: 'B'` shows
+// cell B alone (embed.html?lesson=…&cell=B): every cell still runs, in order, as B reads what they leave in `state`.
+export async function renderLesson(container, { id, lang, engine, readText = siteReadText, at = {}, onState = () => {}, only = null }) {
   container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
   let lesson, parts;
   try {
@@ -184,14 +201,35 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   }
   performance.mark('pt2e:lesson in');
   const engineReady = Promise.resolve(engine).catch(() => null);
-  const page = { lesson, lang, engine: engine && typeof engine.then !== 'function' ? engine : null, state: {}, destroyed: false };
+  const page = {
+    lesson, lang, engine: engine && typeof engine.then !== 'function' ? engine : null, state: {}, destroyed: false,
+    cell: at.cell ?? null,
+    controls: { ...(at.controls ?? {}) },
+    setCell(cellId) {
+      if (page.cell === cellId) return;
+      page.cell = cellId;
+      for (const c of cells) c.section.classList.toggle('current', c.cell.id === cellId);
+      onState({ cell: page.cell, controls: page.controls });
+    },
+    setControls(key, c) {
+      if (c) page.controls[key] = c;
+      else delete page.controls[key];
+      onState({ cell: page.cell, controls: page.controls });
+    },
+  };
   const cells = lesson.cells.map((c) => buildCell(c, page));
   const byId = new Map(cells.map((c) => [c.cell.id, c]));
+  if (only && !byId.has(only)) {
+    container.replaceChildren(errorBox(`${t(lang, 'lesson_failed')} ${id}: no cell '${only}' (cells: ${[...byId.keys()].join(', ')})`));
+    return { destroy() {}, cells: [], done: Promise.resolve([]) };
+  }
+  const target = byId.get(page.cell) ?? null;
+  target?.section.classList.add('current');
 
   const article = el('article', { class: 'lesson', lang });
   const placed = new Set();
-  if (!parts.some((p) => p.html && /^\s*<h1[ >]/.test(p.html))) article.append(el('h1', {}, tr(lesson.title, lang)));
-  for (const p of parts) {
+  if (!only && !parts.some((p) => p.html && /^\s*<h1[ >]/.test(p.html))) article.append(el('h1', {}, tr(lesson.title, lang)));
+  for (const p of only ? [{ cell: only }] : parts) {
     if (p.html !== undefined) {
       const div = el('div', { class: 'prose' });
       div.innerHTML = p.html;  // markdown.js's output: markdown-it with raw HTML off (escaped text) + KaTeX
@@ -203,12 +241,19 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
       article.append(errorBox(`prose.${lang}.md places cell '${p.cell}', which lesson.json does not list (or places twice)`));
     }
   }
-  for (const c of cells) if (!placed.has(c.cell.id)) article.append(c.section);
+  if (!only) for (const c of cells) if (!placed.has(c.cell.id)) article.append(c.section);
 
   async function runAll() {
     page.state = {};
     const results = [];
-    for (const c of cells) results.push(await c.run());
+    for (const c of cells) {
+      results.push(await c.run());
+      // A shared link's cell: shown once it has its outputs (cells above it no longer grow).
+      if (c === target && !page.scrolled) {
+        page.scrolled = true;
+        c.section.scrollIntoView({ block: 'start' });
+      }
+    }
     return results;
   }
   const toolbar = el('div', { class: 'lesson-toolbar' },

@@ -1,5 +1,6 @@
 // shell.js — the page around the lessons: header with the language switch, the lesson navigator,
-// URL state (?lesson=M02-1&lang=zh-TW, Back/Forward work), and the main area (home or lesson).
+// URL state (?lesson=M02-1&lang=zh-TW&cell=B&v.B.0=range:…, url_state.js; Back/Forward work), and the
+// main area (home or lesson).
 // The navigator lists the course plan of lessons/index.json (M01–M10): written pages are links,
 // planned ones (planned: true) are shown dimmed.
 // It loads the engine once through the public API (web/api/index.js) and one view host over the
@@ -17,6 +18,7 @@ import { LANGUAGES, t } from './i18n.js';
 import { el, errorBox, prefetchLesson, renderLesson, siteReadText } from './lesson.js';
 import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
+import { readUrlState, urlQuery } from './url_state.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -25,17 +27,13 @@ function navChapters(index) {
   return index.map((ch) => ({ ...ch, pages: ch.pages.map((p) => ({ ...p, written: !p.planned })) }));
 }
 
+// The page's state is its URL (url_state.js): lesson, language, the learner's cell and their views' controls.
 function readState() {
-  const q = new URLSearchParams(location.search);
-  const lang = LANGUAGES.some((l) => l.code === q.get('lang')) ? q.get('lang') : 'en';
-  return { lang, lesson: q.get('lesson') || null };
+  return readUrlState(location.search, LANGUAGES.map((l) => l.code));
 }
 
 function writeState(state, push) {
-  const q = new URLSearchParams();
-  if (state.lesson) q.set('lesson', state.lesson);
-  if (state.lang !== 'en') q.set('lang', state.lang);
-  const url = `${location.pathname}${q.toString() ? `?${q}` : ''}`;
+  const url = `${location.pathname}${urlQuery(state)}`;
   if (push) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
 }
@@ -98,7 +96,7 @@ export async function startShell() {
         a.addEventListener('click', (e) => {
           if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
           e.preventDefault();
-          navigate({ ...state, lesson: p.id });
+          navigate({ lang: state.lang, lesson: p.id, cell: null, controls: {} });
         });
         nav.append(a);
       }
@@ -140,7 +138,15 @@ export async function startShell() {
       main.append(el('h1', {}, `${p.id} · ${tr(p.title, state.lang)}`), el('p', { class: 'muted' }, t(state.lang, 'not_written')));
       return { destroy() {} };
     }
-    const lesson = await renderLesson(main, { id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText });
+    const lesson = await renderLesson(main, {
+      id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText,
+      at: { cell: state.cell, controls: state.controls },
+      onState: ({ cell, controls }) => {
+        if (state.lesson !== p.id) return;  // a page the learner has left
+        state = { ...state, cell, controls: { ...controls } };
+        writeState(state, false);
+      },
+    });
     await lesson.done;
     return lesson;
   }
@@ -186,7 +192,7 @@ export async function startShell() {
     views: engine?.views ?? null,
     get demo() { return current?.demo ?? null; },
     get lesson() { return current?.cells ? current : null; },
-    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang }),
+    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang, cell: null, controls: {} }),
   };
   if (engine) {
     const drawn = page?.demo ? page.demo.framesDrawn() > 0 : false;
