@@ -8,6 +8,13 @@
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts
 //
+// A histogram with range: { min, max, draggable: true } (and `values`, `quant`) has controls the
+// learner drags: h.controls() -> { range: [min, max] }; h.setControls({ range: [min, max] }) moves it
+// (typed error on bad input); h.readout() -> { sqnr, clipped, scale, zero_point } for the current range
+// (null until live; clipped is a fraction); mount(canvas, spec, { onControls }) is told the controls
+// after a frame in which a drag moved them. The handle's spec follows the controls, so a released
+// view comes back with the range the learner left.
+//
 // One module, many canvases: each live view is a C++ ViewCanvas (its own WebGL2 context and ImGui
 // context). This file feeds it pointer events and its CSS size, and draws frames only when
 // something changed: an event or new data marks the view dirty, and one requestAnimationFrame loop
@@ -75,6 +82,7 @@ export function createViewHost(M) {
     for (const v of [...dirty]) {
       const t0 = performance.now();
       if (v.isDeleted() || !v.frame(now)) dirty.delete(v);
+      if (!v.isDeleted()) v.pt2eAfterFrame?.();
       if (!v.isDeleted() && v.frames_drawn() === 1 && !v.pt2eTimed) {
         v.pt2eTimed = true;
         performance.measure('pt2e:view first frame', { start: t0, end: performance.now() });
@@ -106,7 +114,20 @@ export function createViewHost(M) {
 
   const KINDS = ['histogram', 'line', 'bar', 'graph'];
 
-  function mount(canvas, spec, { onError } = {}) {
+  // The range a setControls() call asks for, checked before it reaches a view (live or not), so
+  // a pending view rejects what a live one would.
+  function checkControls(spec, controls) {
+    if (controls === null || typeof controls !== 'object') throw new errors.TypeError('setControls(): controls must be an object such as { range: [min, max] }');
+    const r = controls.range;
+    if (!Array.isArray(r) || r.length !== 2) throw new errors.ValueError(`setControls(): 'range' must be [min, max], got ${JSON.stringify(r)}`);
+    if (!r.every((x) => typeof x === 'number')) throw new errors.TypeError(`setControls(): 'range' must hold two numbers, got ${JSON.stringify(r)}`);
+    if (!(spec?.view === 'histogram' && spec.range?.draggable === true)) throw new errors.ValueError("setControls(): this view has no draggable 'range' (a histogram with range.draggable: true)");
+    if (!r.every(Number.isFinite) || !(r[0] < r[1])) throw new errors.ValueError(`histogram: a draggable 'range' must be finite with min < max, got min=${r[0]} max=${r[1]}`);
+    return [r[0], r[1]];
+  }
+  const withRange = (spec, [min, max]) => ({ ...spec, range: { ...spec.range, min, max } });
+
+  function mount(canvas, spec, { onError, onControls } = {}) {
     if (!(canvas instanceof HTMLCanvasElement)) throw new errors.TypeError('views.mount(): the first argument must be a <canvas>');
     if (!KINDS.includes(spec?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(spec?.view)}; known: ${KINDS.join(', ')}`);
     if (!canvas.id) canvas.id = `pt2e-view-${nextCanvasId++}`;
@@ -116,6 +137,24 @@ export function createViewHost(M) {
     let destroyed = false;
     let resizeObserver = null;
     let observed = null;     // the IntersectionObserver watching the canvas
+    let drags = 0;           // the view's count of range changes made by dragging, last seen
+    let cursor = '';
+
+    // After each frame of this view: the resize cursor over a range end, and the controls when a
+    // drag moved them (the spec follows, then onControls is told; at most once per frame).
+    function afterFrame() {
+      const want = M.view_cursor(v);
+      if (want !== cursor) { cursor = want; handle.canvas.style.cursor = want; }
+      const n = M.view_drags(v);
+      if (n === drags) return;
+      drags = n;
+      const c = M.view_controls(v);
+      if (!c) return;
+      current = withRange(current, c.range);
+      if (onControls) {
+        try { onControls(c); } catch (e) { console.error(`pt2e: onControls failed: ${e.name}: ${e.message}`); }
+      }
+    }
 
     const pos = (e) => {
       const r = handle.canvas.getBoundingClientRect();
@@ -164,6 +203,8 @@ export function createViewHost(M) {
         performance.measure(`pt2e:view create ${c.id}`, { start: t0, end: performance.now() });
         raiseIfError();
         v = made;
+        v.pt2eAfterFrame = afterFrame;
+        drags = 0;
         live.add(state);
         c.dataset.view = 'live';
         resizeObserver = new ResizeObserver(fit);
@@ -189,6 +230,8 @@ export function createViewHost(M) {
         live.delete(state);
         if (!v.isDeleted()) v.delete();
         v = null;
+        if (cursor) handle.canvas.style.cursor = '';
+        cursor = '';
         const old = handle.canvas;
         if (destroyed) return;
         old.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
@@ -233,6 +276,23 @@ export function createViewHost(M) {
       selectedItem: () => (v ? v.selected_item() : -1),
       // Graph views: hovered / selected node names and the laid-out boxes per stage (null until live).
       graphState: () => (v ? M.graph_state(v) : null),
+      // A draggable histogram's controls ({ range: [min, max] }), else null; live or not.
+      controls() {
+        if (v) return M.view_controls(v);
+        return current.view === 'histogram' && current.range?.draggable === true ? { range: [current.range.min, current.range.max] } : null;
+      },
+      // Moves the controls as a drag would (not reported to onControls: the caller knows).
+      setControls(controls) {
+        const range = checkControls(current, controls);
+        if (v) {
+          M.set_view_controls(v, { range });
+          raiseIfError();
+          wake(v);
+        }
+        current = withRange(current, range);
+      },
+      // { sqnr, clipped, scale, zero_point } for the current range of a live draggable histogram, else null.
+      readout: () => (v ? M.view_readout(v) : null),
       framesDrawn: () => (v ? v.frames_drawn() : 0),
       destroy() {
         destroyed = true;

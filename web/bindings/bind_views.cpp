@@ -6,6 +6,13 @@
 //   const v = M.create_view_canvas('#view-1');   // null + take_error() on failure
 //   v.resize(cssW, cssH, devicePixelRatio);
 //   M.set_view(v, 'histogram', { lo, hi, counts, range: { min, max, label }, clipped, log_y });
+//   M.set_view(v, 'histogram', { lo, hi, counts, values, range: { min, max, label, draggable: true },
+//                                quant: { quant_min, quant_max, symmetric, dtype } });   // a draggable range
+//   M.view_controls(v);          // { range: [min, max] } for a draggable histogram, else null
+//   M.set_view_controls(v, { range: [min, max] });   // moves it (typed error + take_error() on bad input)
+//   M.view_readout(v);           // { sqnr, clipped, scale, zero_point } for the current range, else null
+//   M.view_drags(v);             // how many range changes the learner made by dragging (changes = a drag)
+//   M.view_cursor(v);            // the CSS cursor the pointer should show: 'ew-resize' over a range end, else 
 //   M.set_view(v, 'line', { series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
 //   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
 //   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
@@ -98,6 +105,30 @@ ptv::HistogramData histogram_from_js(const val& spec) {
     d.range_min = number_or(range, "min", NAN, w + ".range");
     d.range_max = number_or(range, "max", NAN, w + ".range");
     d.range_label = string_or(range, "label", w + ".range");
+    d.draggable = range["draggable"].isTrue();
+  }
+  if (d.draggable) {
+    // The raw values the readout quantizes (float32, as the engine computes) and how qparams follow the range.
+    for (double v : numbers(spec, "values", false, w)) d.values.push_back(static_cast<float>(v));
+    const val quant = spec["quant"];
+    require_object(quant, w + ".quant");
+    auto integer = [&](const char* key) {
+      const double v = number_or(quant, key, NAN, w + ".quant");
+      if (!std::isfinite(v) || v != std::floor(v) || std::abs(v) > 2147483648.0)
+        throw pt::ValueError("histogram: 'quant." + std::string(key) + "' must be an integer, got " + ptv::fmt(v));
+      return static_cast<int64_t>(v);
+    };
+    d.quant.quant_min = integer("quant_min");
+    d.quant.quant_max = integer("quant_max");
+    d.quant.symmetric = quant["symmetric"].isTrue();
+    const std::string dtype = string_or(quant, "dtype", w + ".quant");
+    if (!dtype.empty()) {
+      try {
+        d.quant.dtype = pt::dtype_from_name(dtype);
+      } catch (const pt::Error&) {
+        throw pt::ValueError("histogram: 'quant.dtype' must be int8, uint8, int16 or int32, got '" + dtype + "'");
+      }
+    }
   }
   d.clipped = number_or(spec, "clipped", -1, w);
   d.log_y = spec["log_y"].isTrue();
@@ -260,6 +291,59 @@ void set_view(ViewCanvas& canvas, const std::string& kind, const val& data) {
   });
 }
 
+// A draggable histogram's controls and readout (web/app/views.js: handle.controls(), setControls(), readout()).
+ptv::HistogramView* draggable_histogram(ViewCanvas& canvas) {
+  auto* view = dynamic_cast<ptv::HistogramView*>(canvas.content());
+  return view && view->data().draggable ? view : nullptr;
+}
+
+val view_controls(ViewCanvas& canvas) {
+  const ptv::HistogramView* view = draggable_histogram(canvas);
+  if (!view) return val::null();
+  val range = val::array();
+  range.call<void>("push", view->data().range_min);
+  range.call<void>("push", view->data().range_max);
+  val out = val::object();
+  out.set("range", range);
+  return out;
+}
+
+void set_view_controls(ViewCanvas& canvas, const val& controls) {
+  ptjs::guarded([&] {
+    const std::string w = "setControls()";
+    require_object(controls, w);
+    const std::vector<double> r = numbers(controls, "range", false, w);
+    if (r.size() != 2) throw pt::ValueError(w + ": 'range' must be [min, max], got " + std::to_string(r.size()) + " numbers");
+    ptv::HistogramView* view = draggable_histogram(canvas);
+    if (!view) throw pt::ValueError(w + ": this view has no draggable 'range' (a histogram with range.draggable: true)");
+    view->set_range(r[0], r[1]);
+    canvas.invalidate();
+    return 0;
+  });
+}
+
+val view_readout(ViewCanvas& canvas) {
+  const ptv::HistogramView* view = draggable_histogram(canvas);
+  if (!view) return val::null();
+  const ptv::RangeReadout& r = *view->readout();
+  val out = val::object();
+  out.set("sqnr", r.sqnr);
+  out.set("clipped", r.clipped);
+  out.set("scale", r.scale);
+  out.set("zero_point", static_cast<double>(r.zero_point));
+  return out;
+}
+
+int view_drags(ViewCanvas& canvas) {
+  const ptv::HistogramView* view = draggable_histogram(canvas);
+  return view ? view->drags() : 0;
+}
+
+std::string view_cursor(ViewCanvas& canvas) {
+  const ptv::HistogramView* view = draggable_histogram(canvas);
+  return view && view->resize_cursor() ? "ew-resize" : "";
+}
+
 int hovered_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->hovered_item() : -1; }
 int selected_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->selected_item() : -1; }
 
@@ -280,4 +364,9 @@ EMSCRIPTEN_BINDINGS(pt_views) {
   function("create_view_canvas", &create_view_canvas, allow_raw_pointers());
   function("set_view", &set_view);
   function("graph_state", &graph_state);
+  function("view_controls", &view_controls);
+  function("set_view_controls", &set_view_controls);
+  function("view_readout", &view_readout);
+  function("view_drags", &view_drags);
+  function("view_cursor", &view_cursor);
 }

@@ -1,10 +1,12 @@
 // histogram_view.cpp — draws HistogramData with ImDrawList: axes with round ticks, bars split at
-// the range lines (inside blue, outside red), the range band, a hover tooltip per bin.
+// the range lines (inside blue, outside red), the range band, a hover tooltip per bin; a draggable
+// range's ends follow the pointer and its readout line (range_readout.h) follows the range.
 #include "histogram_view.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <tuple>
 
 #include "chart_common.h"
@@ -26,13 +28,34 @@ void validate(const HistogramData& d) {
     throw pt::ValueError("histogram: 'range' must be finite with min <= max, got min=" + fmt(d.range_min) + " max=" + fmt(d.range_max));
   if (d.clipped > 1 || std::isnan(d.clipped))
     throw pt::ValueError("histogram: 'clipped' is a fraction in [0, 1], got " + fmt(d.clipped));
+  if (d.draggable) {
+    if (!d.has_range) throw pt::ValueError("histogram: 'range.draggable' needs a 'range' with min and max");
+    validate_range(d.range_min, d.range_max);
+    validate(d.quant);
+    validate_values(d.values);
+  }
 }
 
 void HistogramView::set_data(HistogramData d) {
   validate(d);
+  const RangeReadout r = d.draggable ? range_readout(d.values, d.range_min, d.range_max, d.quant) : RangeReadout{};
   data_ = std::move(d);
+  readout_ = r;
   hovered_bin_ = -1;
+  near_handle_ = dragging_ = -1;
   if (selected_bin_ >= static_cast<int>(data_.counts.size())) selected_bin_ = -1;
+}
+
+void HistogramView::apply_range(double min, double max) {
+  const RangeReadout r = range_readout(data_.values, min, max, data_.quant);
+  data_.range_min = min;
+  data_.range_max = max;
+  readout_ = r;
+}
+
+void HistogramView::set_range(double min, double max) {
+  if (!data_.draggable) throw pt::ValueError("histogram: this view's 'range' is not draggable (range.draggable: true)");
+  apply_range(min, max);
 }
 
 void HistogramView::draw() {
@@ -45,12 +68,23 @@ void HistogramView::draw() {
     return "bin " + std::to_string(i) + ": [" + fmt(d.lo + bin_w * i) + ", " + fmt(d.lo + bin_w * (i + 1)) +
            ")  count " + fmt(d.counts[i]);
   };
+  // A draggable range's readout on a line of its own, so a long one never covers the selected bin.
+  if (d.draggable) {
+    char buf[160];
+    if (std::isnan(readout_.sqnr)) std::snprintf(buf, sizeof buf, "SQNR n/a");  // all values 0: 0 / 0
+    else if (std::isinf(readout_.sqnr)) std::snprintf(buf, sizeof buf, "SQNR inf dB");
+    else std::snprintf(buf, sizeof buf, "SQNR %.2f dB", readout_.sqnr);
+    const size_t used = std::strlen(buf);
+    std::snprintf(buf + used, sizeof buf - used, "   clipped %.2f%%   scale %.4g zp %lld", readout_.clipped * 100.0,
+                  readout_.scale, static_cast<long long>(readout_.zero_point));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kText), "%s", buf);
+  }
   // Header line: the selected bin on the left, the clipped mass on the right.
   if (selected_bin_ >= 0)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBarHover), "%s", bin_text(selected_bin_).c_str());
   else
     ImGui::TextUnformatted("");
-  if (d.clipped >= 0) {
+  if (d.clipped >= 0 && !d.draggable) {  // a dragged range's clipped share is in the readout
     char buf[64];
     std::snprintf(buf, sizeof buf, "clipped: %.3g%%", d.clipped * 100.0);
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(buf).x);
@@ -74,18 +108,57 @@ void HistogramView::draw() {
   draw_y_axis(dl, area, 4);  // counts, or log10(1 + count)
   draw_x_axis(dl, area);
 
-  // The chosen range: a band behind the bars, clamped to the plot.
-  const float rx0 = d.has_range ? std::clamp(area.sx(d.range_min), p0.x, p1.x) : p0.x;
-  const float rx1 = d.has_range ? std::clamp(area.sx(d.range_max), p0.x, p1.x) : p1.x;
+  // The chosen range's lines on screen, clamped to the plot; a drag below may move them.
+  auto range_x0 = [&] { return d.has_range ? std::clamp(area.sx(d.range_min), p0.x, p1.x) : p0.x; };
+  auto range_x1 = [&] { return d.has_range ? std::clamp(area.sx(d.range_max), p0.x, p1.x) : p1.x; };
+  const float gx0 = range_x0(), gx1 = range_x1();  // where the lines were before this frame's drag
+
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // A draggable range's ends: the one within kGrabPx of the pointer (over the plot or the labels
+  // above it) is grabbed by a press and follows the pointer until release. When both lines sit at
+  // the same x, the side the pointer is on picks the end, so either can be pulled away.
+  near_handle_ = -1;
+  bool grabbed = false;
+  if (d.draggable) {
+    if (ImGui::IsWindowHovered() && mouse.y >= p0.y - line_h - 2 && mouse.y <= p1.y) {
+      const float d0 = std::abs(mouse.x - gx0), d1 = std::abs(mouse.x - gx1);
+      if (std::min(d0, d1) <= kGrabPx) near_handle_ = (d1 < d0 || (d1 == d0 && mouse.x >= gx1)) ? 1 : 0;
+    }
+    if (near_handle_ >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+      dragging_ = near_handle_;
+      grabbed = true;
+    }
+    // The frame that sees the release still moves the end to where the pointer was let go: moves
+    // and the release may arrive between the same two frames (view_canvas.h queues them).
+    if (dragging_ >= 0 && !grabbed) {
+      // One pixel of data keeps min < max; the dragged end stays on the plot.
+      const double v = std::clamp(area.data_x(mouse.x), d.lo, d.hi), gap = (d.hi - d.lo) / pw;
+      const double nmin = dragging_ == 0 ? std::min(v, d.range_max - gap) : d.range_min;
+      const double nmax = dragging_ == 1 ? std::max(v, d.range_min + gap) : d.range_max;
+      if (nmin != d.range_min || nmax != d.range_max) {
+        try {
+          apply_range(nmin, nmax);
+          ++drags_;
+        } catch (const pt::Error&) {
+          // Validated data cannot fail here; if it did, the range stays where it was (draw() runs
+          // outside guarded(), so nothing may escape to JS).
+        }
+      }
+    }
+    if (dragging_ >= 0 && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) dragging_ = -1;
+  }
+  // The range as it is now: a band behind the bars.
+  const float rx0 = range_x0(), rx1 = range_x1();
   if (d.has_range) dl->AddRectFilled(ImVec2(rx0, p0.y), ImVec2(rx1, p1.y), palette::kRangeFill);
 
-  // Hover: which bin is under the pointer.
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // Hover: which bin is under the pointer (none while a range end is under it or dragged).
   hovered_bin_ = -1;
-  if (ImGui::IsWindowHovered() && mouse.x >= p0.x && mouse.x < p1.x && mouse.y >= p0.y && mouse.y <= p1.y)
+  if (ImGui::IsWindowHovered() && !resize_cursor() && mouse.x >= p0.x && mouse.x < p1.x && mouse.y >= p0.y &&
+      mouse.y <= p1.y)
     hovered_bin_ = std::min(n - 1, static_cast<int>((mouse.x - p0.x) / pw * n));
-  if (hovered_bin_ >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+  if (hovered_bin_ >= 0 && !grabbed && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     selected_bin_ = selected_bin_ == hovered_bin_ ? -1 : hovered_bin_;
+  if (resize_cursor()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
 
   // Bars: the part of each bar inside the range in blue, outside in red.
   for (int i = 0; i < n; ++i) {
@@ -107,7 +180,11 @@ void HistogramView::draw() {
   // Range lines with their values above the plot.
   if (d.has_range) {
     for (auto [x, v, right] : {std::tuple{rx0, d.range_min, false}, std::tuple{rx1, d.range_max, true}}) {
-      dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), palette::kRange, 2.0f);
+      const int end = right ? 1 : 0;
+      const bool hot = d.draggable && (dragging_ == end || (dragging_ < 0 && near_handle_ == end));
+      dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), palette::kRange, hot ? 3.5f : 2.0f);
+      // A draggable end has a grip at the top of its line, saying it can be moved.
+      if (d.draggable) dl->AddRectFilled(ImVec2(x - 3, p0.y), ImVec2(x + 3, p0.y + 14), palette::kRange, 2.0f);
       const std::string s = (right ? "max " : "min ") + fmt(v);
       const float w = ImGui::CalcTextSize(s.c_str()).x;
       const float tx = std::clamp(right ? x + 3 : x - 3 - w, origin.x, origin.x + avail.x - w);

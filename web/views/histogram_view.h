@@ -3,13 +3,23 @@
 // as the engine computed it. Hovering a bin shows its interval and count; clicking a bin selects it
 // (outlined, its numbers shown in the header line), clicking it again clears the selection.
 //
-// The view draws what it is given and computes no quantization: range and clipped mass come from
-// the engine (an observer's min_val / max_val, a qparams table), the counts from whoever binned
-// the data. In headless mode (the lesson runner) the same HistogramData is the view's output.
+// The view draws what it is given: range and clipped mass come from the engine (an observer's
+// min_val / max_val, a qparams table), the counts from whoever binned the data. In headless mode
+// (the lesson runner) the same HistogramData is the view's output.
+//
+// A draggable range (JS: range: { min, max, label?, draggable: true }, with the raw `values` and
+// quant: { quant_min, quant_max, symmetric?: false, dtype?: 'int8' }) lets the learner move its ends:
+// pressing within kGrabPx of a range line grabs that end (the pointer shows a resize cursor over it),
+// dragging moves it within [lo, hi] and never past the other end; a click elsewhere still selects a
+// bin. For the current range the view shows a readout line, "SQNR 38.21 dB   clipped 0.41%   scale
+// 0.0118 zp -128", computed by range_readout() (range_readout.h) with the engine's own
+// calculate_qparams, quantize / dequantize and sqnr — recomputed only when the range changes. The
+// readout's clipped share replaces the data's `clipped` (which described the range it came with).
 #pragma once
 #include <string>
 #include <vector>
 
+#include "range_readout.h"
 #include "view_canvas.h"
 
 namespace ptv {
@@ -23,6 +33,9 @@ struct HistogramData {
   std::string range_label;      // e.g. "MinMaxObserver"
   double clipped = -1;          // fraction of the data outside the range (0..1); < 0: not shown
   bool log_y = false;           // log10(1 + count) on the y axis, for heavy tails
+  bool draggable = false;       // range.draggable: the learner may drag the range's ends (needs has_range)
+  std::vector<float> values;    // draggable: the raw data the readout quantizes (float32, as the engine's)
+  RangeQuant quant;             // draggable: how qparams follow the range
 };
 
 // Throws pt::ValueError naming the field when the data cannot be drawn.
@@ -30,16 +43,34 @@ void validate(const HistogramData& d);
 
 class HistogramView : public ViewContent {
  public:
+  static constexpr float kGrabPx = 5;  // how near (CSS px) to a range line a press grabs it
+
   void set_data(HistogramData d);  // validates first: on error the old data stays
   const HistogramData& data() const { return data_; }
   int hovered_item() const override { return hovered_bin_; }    // a bin, or -1
   int selected_item() const override { return selected_bin_; }  // a bin, or -1
   void draw() override;
 
+  // Draggable range: moves it as a drag would (ValueError naming 'range' when the view has no
+  // draggable range or min < max does not hold; on error nothing changes). Not counted as a drag.
+  void set_range(double min, double max);
+  // The readout for the current range; null unless the range is draggable.
+  const RangeReadout* readout() const { return data_.draggable ? &readout_ : nullptr; }
+  // Counts the range changes made by dragging, so the page can tell the learner moved a control.
+  int drags() const { return drags_; }
+  // True while the pointer is over a range end or drags one (the page shows a resize cursor).
+  bool resize_cursor() const { return near_handle_ >= 0 || dragging_ >= 0; }
+
  private:
+  void apply_range(double min, double max);  // recomputes the readout first; throws, changing nothing
+
   HistogramData data_;
+  RangeReadout readout_;
   int hovered_bin_ = -1;
   int selected_bin_ = -1;
+  int near_handle_ = -1;  // 0 the min line, 1 the max line, -1 none (under the pointer)
+  int dragging_ = -1;     // the end being dragged, -1 none
+  int drags_ = 0;
 };
 
 }  // namespace ptv
