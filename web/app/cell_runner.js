@@ -84,11 +84,14 @@ function cellLine(error) {
 }
 
 // A view output is plain data. A histogram may be given raw `values` instead of `counts`: they are
-// binned here (view_data.js, as torch.histc) so the output holds only what the view draws.
+// binned here (view_data.js, as torch.histc) so the output holds only what the view draws — except
+// for a draggable range (range.draggable: true), whose readout quantizes the raw values as the
+// learner drags: those keep `values` (a plain array), `quant` and the range as given, beside `counts`.
 function viewData(view, data) {
   if (view === 'histogram' && data && data.values !== undefined && data.counts === undefined) {
-    const { values, ...opts } = data;
+    const { values, quant, ...opts } = data;
     const { view: _, ...spec } = histogramView(values, opts);
+    if (data.range?.draggable === true) return { ...spec, range: { ...spec.range, ...data.range }, values: Array.from(values), quant };
     return spec;
   }
   return data;
