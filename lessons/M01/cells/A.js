@@ -23,7 +23,8 @@ show.table(['', 'min', 'max', 'scale', 'zero point'], [
   [tr('by hand', '手算'), lo0.toFixed(4), hi0.toFixed(4), scale.toPrecision(6), zp],
   ['MinMaxObserver', obs.min_val.item().toFixed(4), obs.max_val.item().toFixed(4), qp.scale[0].toPrecision(6), qp.zero_point[0]]]);
 show.view('histogram', { values: d, bins: 50, lo: -0.5, hi: 3.5, title: tr('the data, and the range the int8 grid covers', '資料，以及 int8 格點涵蓋的範圍'),
-  range: { min: lo0, max: hi0, label: tr('int8 range', 'int8 範圍') } });
+  range: { min: lo0, max: hi0, label: tr('int8 range', 'int8 範圍'), draggable: true },    // drag its ends: the view re-quantizes
+  quant: { quant_min: QMIN, quant_max: QMAX, symmetric: false, dtype: 'int8' } });          // as the observer above would
 show.text(tr(`int8 codes used: ${used} of 256 (from ${Math.min(...qv)} to ${Math.max(...qv)}); largest round-trip error ${worst.toExponential(3)} = ${(worst / qp.scale[0]).toFixed(3)} × scale`,
   `用到的 int8 碼：256 個中的 ${used} 個（${Math.min(...qv)} 到 ${Math.max(...qv)}）；來回最大誤差 ${worst.toExponential(3)} = ${(worst / qp.scale[0]).toFixed(3)} × scale`));
 
