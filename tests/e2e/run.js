@@ -260,6 +260,76 @@ try {
     return `line point ${got.line}, bar group ${got.bar}`;
   });
 
+  await test('dragging a histogram range handle changes the SQNR and clipped % readout; onControls fires; setControls rejects a bad range', async () => {
+    const before = await page.evaluate(() => {
+      const { pt } = window.pt2e;
+      const values = pt.scope(() => { pt.manual_seed(0); return Array.from(pt.randn([20000]).data()); });
+      const min = Math.min(...values), max = Math.max(...values), lo = -5, hi = 5;
+      const counts = new Array(50).fill(0);
+      for (const v of values) if (v >= lo && v <= hi) counts[Math.min(49, Math.floor((v - lo) / (hi - lo) * 50))] += 1;
+      const c = document.createElement('canvas');
+      c.className = 'view';
+      c.id = 'e2e-drag';
+      document.querySelector('#main').prepend(c);
+      window.e2eDragSeen = [];
+      window.e2eDrag = window.pt2e.views.mount(c, { view: 'histogram', lo, hi, counts, values,
+        range: { min, max, label: 'MinMaxObserver', draggable: true }, quant: { quant_min: -128, quant_max: 127, dtype: 'int8' } },
+      { onControls: (ctl) => window.e2eDragSeen.push(ctl) });
+      return { lo, hi, min, max };
+    });
+    await page.waitForFunction(() => window.e2eDrag.framesDrawn() > 0 && window.e2eDrag.readout() !== null);
+    const r0 = await page.evaluate(() => window.e2eDrag.readout());
+    assert(r0.clipped === 0 && r0.sqnr > 30, `readout over the data's whole range: ${JSON.stringify(r0)}`);
+    // The max line's x on screen: estimated from the plot's place in the canvas, then found where the
+    // pointer shows the resize cursor (the view's own hit test).
+    const loc = page.locator('#e2e-drag');
+    const box = await loc.boundingBox();
+    const guess = box.x + 62 + (before.max - before.lo) / (before.hi - before.lo) * (box.width - 78);
+    const y = box.y + box.height * 0.5;
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    let x = null;
+    for (const dx of [0, -2, 2, -4, 4, -6, 6, -8, 8, -10, 10, -13, 13, -16, 16]) {
+      await page.mouse.move(guess + dx, y);
+      await frames();
+      if (await loc.evaluate((c) => c.style.cursor) === 'ew-resize') { x = guess + dx; break; }
+    }
+    assert(x !== null, `no resize cursor near the max line (x ${guess.toFixed(0)} +- 16 px)`);
+    const inward = (before.max - 1.5) / (before.hi - before.lo) * (box.width - 78);   // to about max = 1.5
+    await page.mouse.down();
+    await page.mouse.move(x - inward, y, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForFunction((m) => window.e2eDrag.controls().range[1] < m - 1, before.max, { timeout: 3000 }).catch(() => {});
+    await frames();
+    await loc.screenshot({ path: path.join(outDir, 'histogram-drag.png') });
+    const after = await page.evaluate(() => ({ controls: window.e2eDrag.controls(), readout: window.e2eDrag.readout(),
+      seen: window.e2eDragSeen.length, last: window.e2eDragSeen.at(-1), spec: window.e2eDrag.spec.range }));
+    const [min1, max1] = after.controls.range;
+    assert(min1 === before.min && max1 < before.max - 1 && max1 > 0.5, `range after the drag: [${min1}, ${max1}] (was [${before.min}, ${before.max}])`);
+    assert(after.readout.sqnr !== r0.sqnr, `SQNR did not change: ${r0.sqnr}`);
+    assert(after.readout.clipped > 0, `clipped after pulling max in to ${max1}: ${after.readout.clipped}`);
+    assert(after.seen > 0 && after.last.range[1] === max1, `onControls: ${after.seen} calls, last ${JSON.stringify(after.last)}`);
+    assert(after.spec.max === max1 && after.spec.draggable === true, `the handle's spec did not follow the drag: ${JSON.stringify(after.spec)}`);
+    const errs = await page.evaluate(() => {
+      const out = [];
+      for (const bad of [{ range: [2, 1] }, { range: [0, NaN] }, { range: [0] }, { range: ['a', 1] }, null]) {
+        try { window.e2eDrag.setControls(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+      }
+      window.e2eDrag.setControls({ range: [-2, 2] });
+      const set = { controls: window.e2eDrag.controls(), readout: window.e2eDrag.readout() };
+      window.e2eDrag.destroy();
+      return { out, set };
+    });
+    assert(errs.out[0].startsWith('ValueError') && errs.out[0].includes("'range'") && errs.out[0].includes('min < max'), errs.out[0]);
+    assert(errs.out[1].startsWith('ValueError') && errs.out[1].includes("'range'"), errs.out[1]);
+    assert(errs.out[2].startsWith('ValueError') && errs.out[2].includes('[min, max]'), errs.out[2]);
+    assert(errs.out[3].startsWith('TypeError'), errs.out[3]);
+    assert(errs.out[4].startsWith('TypeError'), errs.out[4]);
+    assert(errs.set.controls.range[0] === -2 && errs.set.controls.range[1] === 2 && errs.set.readout.sqnr !== after.readout.sqnr,
+      `setControls([-2, 2]): ${JSON.stringify(errs.set)}`);
+    const f = (r) => `SQNR ${r.sqnr.toFixed(2)} dB, clipped ${(r.clipped * 100).toFixed(2)}%`;
+    return `max ${before.max.toFixed(3)} -> ${max1.toFixed(3)}: ${f(r0)} -> ${f(after.readout)}; ${after.seen} onControls call(s)`;
+  });
+
   await test('graph view: residual block at export | prepare (| convert), layered without overlaps, edges downward', async () => {
     const r = await page.evaluate(() => {
       const { pt } = window.pt2e;
