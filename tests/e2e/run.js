@@ -617,6 +617,105 @@ try {
     return `height ${msg.height}`;
   });
 
+  await test('a shared URL restores lesson, cell and control values; dragging writes them into the URL', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+      // 1. A link someone shared: M01 in 繁體中文 at cell A, its histogram's range pulled in to [0.25, 2.5].
+      await p.goto(`${server.url}?lesson=M01&lang=zh-TW&cell=A&v.A.0=range:0.25,2.5`);
+      await p.waitForFunction(() => window.pt2e?.lesson?.cells?.[1]?.section.querySelector('ul.checks'), null, { timeout: 30000 });
+      const opened = await p.evaluate(() => {
+        const a = window.pt2e.lesson.cells[0];
+        const v = a.views[0];
+        const top = a.section.getBoundingClientRect().top;
+        return { current: [...document.querySelectorAll('section.cell.current')].map((s) => s.dataset.cell), top,
+          lang: document.documentElement.lang, controls: v.controls(), readout: v.readout(), url: location.search };
+      });
+      assert(opened.current.join() === 'A' && opened.lang === 'zh-TW' && Math.abs(opened.top) < 80, `cell: ${JSON.stringify(opened)}`);
+      assert(opened.controls.range[0] === 0.25 && opened.controls.range[1] === 2.5, `controls: ${JSON.stringify(opened.controls)}`);
+      // The readout is the engine's for that range: MinMaxObserver's qparams of [0.25, 2.5] and SQNR of the values fake-quantized with them.
+      const expected = await p.evaluate(() => {
+        const { pt } = window.pt2e;
+        const values = Array.from(window.pt2e.lesson.cells[0].views[0].spec.values);
+        return pt.scope(() => {
+          const obs = new pt.MinMaxObserver({ dtype: 'int8', quant_min: -128, quant_max: 127 });
+          obs.forward(pt.tensor([0.25, 2.5], [2]));
+          const qp = obs.calculate_qparams();
+          const x = pt.tensor(values, [values.length]);
+          const y = pt.fake_quantize_per_tensor_affine(x, qp.scale[0], qp.zero_point[0], -128, 127);
+          return { sqnr: pt.sqnr(x, y), scale: qp.scale[0], zero_point: qp.zero_point[0] };
+        });
+      });
+      const r = opened.readout;
+      assert(r && r.scale === expected.scale && r.zero_point === expected.zero_point && Math.abs(r.sqnr / expected.sqnr - 1) < 1e-6 && r.clipped > 0,
+        `restored readout ${JSON.stringify(r)} vs the engine's ${JSON.stringify(expected)}`);
+      // 2. The learner drags the range's max end: the URL follows (replaceState), then reopens as it was.
+      const loc = p.locator('section.cell[data-cell="A"] canvas.view');
+      await loc.scrollIntoViewIfNeeded();
+      const box = await loc.boundingBox();
+      const frames = () => p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      let x = null;
+      for (let px = box.x + box.width - 10; px > box.x + box.width / 2 && x === null; px -= 3) {
+        await p.mouse.move(px, box.y + box.height * 0.55);
+        await frames();
+        if (await loc.evaluate((c) => c.style.cursor) === 'ew-resize') x = px;
+      }
+      assert(x !== null, 'no draggable range end found in cell A\'s histogram');
+      await p.mouse.down();
+      await p.mouse.move(x - 40, box.y + box.height * 0.55, { steps: 6 });
+      await p.mouse.up();
+      await p.waitForFunction(() => /[?&]v\.A\.0=range:/.test(location.search) && !location.search.includes('range:0.25,2.5'), null, { timeout: 3000 });
+      const dragged = await p.evaluate(() => ({ url: location.search, controls: window.pt2e.lesson.cells[0].views[0].controls(), readout: window.pt2e.lesson.cells[0].views[0].readout() }));
+      const p2 = await context.newPage();
+      await p2.goto(`${server.url}${dragged.url}`);
+      await p2.waitForFunction(() => window.pt2e?.lesson?.cells?.[1]?.section.querySelector('ul.checks'), null, { timeout: 30000 });
+      const reopened = await p2.evaluate(() => ({ controls: window.pt2e.lesson.cells[0].views[0].controls(), readout: window.pt2e.lesson.cells[0].views[0].readout() }));
+      assert(JSON.stringify(reopened.controls.range.map(Math.fround)) === JSON.stringify(dragged.controls.range.map(Math.fround))
+        && reopened.readout.sqnr === dragged.readout.sqnr, `reopened ${JSON.stringify(reopened)} vs dragged ${JSON.stringify(dragged)}`);
+      // 3. Running another cell makes it the URL's cell; a link with values that do not parse still opens.
+      await p.click('section.cell[data-cell="B"] button.run');
+      await p.waitForFunction(() => new URLSearchParams(location.search).get('cell') === 'B');
+      await p2.goto(`${server.url}?lesson=M01&cell=%3Cb%3E&v.A.0=range:x,1&v.A.7=range:1,2`);
+      await p2.waitForFunction(() => window.pt2e?.lesson?.cells?.[1]?.section.querySelector('ul.checks li'), null, { timeout: 30000 });
+      const bad = await p2.evaluate(() => ({ failed: document.querySelectorAll('ul.checks li.fail, .error-box').length, current: document.querySelectorAll('section.cell.current').length }));
+      assert(bad.failed === 0 && bad.current === 0, `a link with bad values: ${JSON.stringify(bad)}`);
+      return `${dragged.url}`;
+    } finally {
+      await context.close();
+    }
+  });
+
+  await test('embed.html?cell=B shows that cell alone after running the lesson; answers the documented height request and ignores other messages', async () => {
+    const r = await page.evaluate(() => new Promise((resolve, reject) => {
+      const frame = document.createElement('iframe');
+      frame.style.cssText = 'width:700px;height:200px';
+      const heights = [];
+      window.addEventListener('message', (e) => { if (e.source === frame.contentWindow && e.data?.type === 'pt2e-embed-height') heights.push(e.data.height); });
+      setTimeout(() => reject(new Error('embed did not become ready within 20 s')), 20000);
+      frame.src = 'embed.html?lesson=M01&cell=B';
+      document.body.append(frame);
+      const poll = setInterval(() => {
+        const w = frame.contentWindow;
+        if (!w?.pt2e?.lesson || !w.document.querySelector('section.cell ul.checks')) return;
+        clearInterval(poll);
+        const n = heights.length;
+        w.postMessage({ type: 'pt2e-embed-navigate', lesson: 'M02-1' }, '*');   // not a documented message
+        w.postMessage('<img src=x onerror=alert(1)>', '*');
+        w.postMessage({ type: 'pt2e-embed-height-request' }, '*');
+        setTimeout(() => {
+          resolve({ cells: [...w.document.querySelectorAll('section.cell')].map((s) => s.dataset.cell),
+            passed: w.document.querySelectorAll('ul.checks li.pass').length, failed: w.document.querySelectorAll('ul.checks li.fail').length,
+            answered: heights.length > n, url: w.location.search, lesson: w.document.querySelector('section.cell')?.dataset.cell });
+          frame.remove();
+        }, 500);
+      }, 100);
+    }));
+    assert(r.cells.join() === 'B' && r.passed > 0 && r.failed === 0 && r.answered && r.url.includes('lesson=M01'), JSON.stringify(r));
+    return `cell ${r.cells.join()}, ${r.passed} checks passed, height request answered`;
+  });
+
   await test('every written lesson passes every check in the browser, as in the headless runner, and draws every view', async () => {
     const nodePt = await loadEngine();
     const ids = writtenLessons(await loadIndex(readRepoText));
