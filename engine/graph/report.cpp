@@ -2,6 +2,7 @@
 #include "graph/report.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <unordered_map>
 
 namespace pt {
@@ -112,6 +113,53 @@ std::vector<std::string> annotation_lines(const Node& n) {
   out.push_back("out: " + a->output_spec_label());
   return out;
 }
+
+std::string g4(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// The qparams a node stands for, as its hover shows them: an observer (or fake quant) module's as it
+// would compute them now (describe(), as observer_placement_table shows), a quantize / dequantize
+// node's from its arguments — (x, scale, zero_point, quant_min, quant_max, dtype) per tensor, (x, scales,
+// zero_points, axis, quant_min, quant_max, dtype) per channel with the two tensors as attributes; the
+// .tensor overloads take scale and zero point from nodes computed at run time (dynamic quantization).
+std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
+  if (n.op == OpKind::call_module) {
+    const SubModule* m = gm.get_module(n.target);
+    const std::string d = m ? m->describe() : "";
+    if (d.empty() || d == "-") return {};
+    return {"qparams: " + d};
+  }
+  if (n.op != OpKind::call_function) return {};
+  const std::string k = short_target(n.target);
+  const bool per_tensor = k == "quantize_per_tensor" || k == "dequantize_per_tensor";
+  const bool per_channel = k == "quantize_per_channel" || k == "dequantize_per_channel";
+  const auto& a = n.args();
+  if (!(per_tensor && a.size() == 6) && !(per_channel && a.size() == 7)) return {};
+  const auto* qmin = std::get_if<int64_t>(&a[per_tensor ? 3 : 4].v);
+  const auto* qmax = std::get_if<int64_t>(&a[per_tensor ? 4 : 5].v);
+  const auto* code = std::get_if<int64_t>(&a[per_tensor ? 5 : 6].v);
+  if (!qmin || !qmax || !code) return {};
+  const std::string grid = std::string(dtype_name(static_cast<DType>(*code))) + " [" + std::to_string(*qmin) + ", " +
+                           std::to_string(*qmax) + "]";
+  if (per_tensor) {
+    const auto* scale = std::get_if<double>(&a[1].v);
+    const auto* zp = std::get_if<int64_t>(&a[2].v);
+    if (!scale || !zp) return {"qparams: computed per batch (dynamic), " + grid};
+    return {"qparams: scale=" + g4(*scale) + " zp=" + std::to_string(*zp) + ", " + grid};
+  }
+  const Node* scales = a[1].node();
+  const auto* axis = std::get_if<int64_t>(&a[3].v);
+  if (!scales || scales->op != OpKind::get_attr || !axis) return {};
+  const Tensor s = gm.get_tensor(scales->target).to(DType::Float32);
+  const std::span<const float> v = s.span<float>();
+  if (v.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {"qparams: per-channel, axis " + std::to_string(*axis) + ", " + std::to_string(v.size()) + " scales in [" + g4(*lo) +
+              ", " + g4(*hi) + "], " + grid};
+}
 }  // namespace
 
 GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>& node_values) {
@@ -149,6 +197,7 @@ GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>&
     layer[n] = depth;
     vn.layer = depth;
     vn.annotations = annotation_lines(*n);
+    vn.qparams = qparam_lines(gm, *n);
     auto it = node_values.find(n->name);
     if (it != node_values.end()) {
       vn.has_value = true;

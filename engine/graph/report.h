@@ -60,6 +60,7 @@ struct ViewNode {
   int64_t layer = 0;                     // longest path from a graph input (top-to-bottom layout)
   bool is_observer = false;              // call_module nodes (drawn green)
   std::vector<std::string> annotations;  // "in x: Spec", "out: Spec" when annotated
+  std::vector<std::string> qparams;      // hover lines: an observer's qparams (its describe()), a q / dq node's
   bool has_value = false;
   double value = 0.0;                    // per-node metric given by the caller (e.g. SQNR)
 };

@@ -383,7 +383,7 @@ try {
     return `nodes ${r.map((x) => x.nodes).join(' | ')}, observers in prepare ${r[1].observers}, crossings ${bad.crossings}`;
   });
 
-  await test('graph view: hover names a node, a click selects it, show_params: false hides parameters, focus keeps k hops', async () => {
+  await test('graph view: hover names a node and shows an observer\'s qparams, a click selects it, show_params: false hides parameters, focus keeps k hops', async () => {
     assert(await page.evaluate(() => !!window.e2eGraph), 'no graph view (the previous test failed)');
     const canvas = page.locator('#e2e-graph');
     const cb = await canvas.boundingBox();
@@ -398,6 +398,27 @@ try {
     await page.mouse.click(cb.x + target.x, cb.y + target.y);
     await page.waitForFunction((n) => window.e2eGraph.graphState().selected === n, target.name, { timeout: 3000 });
     await canvas.screenshot({ path: path.join(outDir, 'graph-selected.png') });
+    // An observer in the prepare stage: hovering it shows its qparams (the node's `details`, drawn in its tooltip).
+    const obs = await page.evaluate(([w, h]) => {
+      const s = window.e2eGraph.graphState();
+      const nodes = window.e2eStages[1].nodes;
+      const at = (b) => ({ x: s.screen_x + (b.x + b.w / 2) * s.zoom, y: s.screen_y + (b.y + b.h / 2) * s.zoom });
+      const inside = (p) => p.x > 8 && p.x < w - 8 && p.y > 8 && p.y < h - 8;
+      const b = s.stages[1].boxes.find((x) => nodes[x.index].is_observer && inside(at(x)));
+      return b ? { name: nodes[b.index].name, details: nodes[b.index].details, ...at(b) } : { boxes: s.stages[1].boxes.length, w, h };
+    }, [cb.width, cb.height]);
+    assert(obs.name, `no observer of the prepare stage in view: ${JSON.stringify(obs)}`);
+    await page.mouse.move(cb.x + obs.x, cb.y + obs.y);
+    await page.waitForFunction((n) => window.e2eGraph.graphState().hovered === n, obs.name, { timeout: 3000 });
+    const withTip = await canvas.screenshot({ path: path.join(outDir, 'graph-hover-qparams.png') });
+    await page.mouse.move(cb.x + 4, cb.y + cb.height - 4);
+    await page.waitForFunction(() => window.e2eGraph.graphState().hovered === '', null, { timeout: 3000 }).catch(() => {});
+    const noTip = await canvas.screenshot();
+    const tipPixels = await diffPixels(page, withTip, noTip);
+    assert(/^qparams: scale=\S+ zp=-?\d+( \(per-channel, n=\d+\))?$/.test(obs.details?.[0] ?? '') && tipPixels > 200,
+      `hovering ${obs.name}: details ${JSON.stringify(obs.details)}, ${tipPixels} pixels changed`);
+    const qdq = await page.evaluate(() => (window.e2eStages[2]?.nodes ?? []).filter((n) => /quantize_per_tensor/.test(n.target)).map((n) => n.details[0]));
+    assert(qdq.length > 0 && qdq.every((d) => /^qparams: scale=\S+ zp=-?\d+, int8 \[-128, 127\]$/.test(d)), `q / dq details: ${qdq.slice(0, 2)}`);
     const withoutParams = await page.evaluate(() => {
       window.e2eGraph.update({ view: 'graph', stages: window.e2eStages, show_params: false });
       return new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(window.e2eGraph.graphState().stages.map((s) => s.boxes.length)))));
@@ -413,7 +434,7 @@ try {
     }, target.name);
     const all = await page.evaluate(() => window.e2eStages[0].nodes.length);
     assert(focused >= 2 && focused <= 4 && focused < all, `focus on ${target.name} with 1 hop shows ${focused} of ${all} nodes`);
-    return `${target.name}; focus shows ${focused} of ${all}`;
+    return `${target.name}; ${obs.name} hover: ${obs.details[0]}; focus shows ${focused} of ${all}`;
   });
 
   await test('graph view: ctrl + wheel zooms the view without scrolling the page; a plain wheel scrolls the page and leaves the zoom', async () => {

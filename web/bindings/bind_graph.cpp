@@ -215,6 +215,7 @@ val gm_graph_view(const GraphModuleHandle& h, const val& values) {
       o.set("layer", static_cast<double>(n.layer));
       o.set("is_observer", n.is_observer);
       o.set("annotations", strings_to_js(n.annotations));
+      o.set("details", strings_to_js(n.qparams));  // the view's hover lines (bind_views.cpp reads `details`)
       if (n.has_value) o.set("value", n.value);
       nodes.call<void>("push", o);
     }
