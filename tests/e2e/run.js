@@ -737,6 +737,37 @@ try {
     return `cell ${r.cells.join()}, ${r.passed} checks passed, height request answered`;
   });
 
+  await test('navigator: each lesson shows the checks passed when it last ran, kept in this browser only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      await p.goto(`${server.url}?lesson=M02-1`);
+      await p.waitForFunction(() => window.pt2e?.lesson && [...document.querySelectorAll('section.cell')].every((s) => s.querySelector('ul.checks, .error-box')), null, { timeout: 30000 });
+      const ran = await p.evaluate(() => ({ passed: document.querySelectorAll('ul.checks li.pass').length,
+        total: document.querySelectorAll('ul.checks li').length + document.querySelectorAll('section.cell .error-box').length }));
+      const badge = () => p.evaluate(() => ({ m021: document.querySelector('nav a[data-lesson="M02-1"] .progress')?.textContent ?? null,
+        m01: document.querySelector('nav a[data-lesson="M01"] .progress')?.textContent ?? null }));
+      const first = await badge();
+      // The exercise cell starts from code that fails its grade: the badge counts the learner's checks as they are.
+      assert(first.m021 === `${ran.passed}/${ran.total}` && ran.passed < ran.total && first.m01 === null, `after M02-1: ${JSON.stringify({ first, ran })}`);
+      await p.goto(server.url);
+      await p.waitForSelector('nav a[data-lesson="M02-1"]');
+      const again = await badge();
+      assert(again.m021 === first.m021, `after a reload: ${JSON.stringify(again)}`);
+      const other = await browser.newContext();
+      const q = await other.newPage();
+      await q.goto(server.url);
+      await q.waitForSelector('nav a[data-lesson="M02-1"]');
+      const elsewhere = await q.evaluate(() => document.querySelectorAll('nav .progress').length);
+      await other.close();
+      assert(elsewhere === 0, `another browser profile shows ${elsewhere} badges`);
+      return `M02-1 ${first.m021} (its exercise unsolved), kept across a reload`;
+    } finally {
+      await context.close();
+    }
+  });
+
   await test('every written lesson passes every check in the browser, as in the headless runner, and draws every view', async () => {
     const nodePt = await loadEngine();
     const ids = writtenLessons(await loadIndex(readRepoText));

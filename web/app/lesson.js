@@ -12,6 +12,7 @@
 // the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id, lang) starts
 // fetching a lesson's page before it is rendered (the shell does so at start).
 import { loadLessonPage, runCell, tr } from './cell_runner.js';
+import { recordProgress } from './progress.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
 
@@ -171,6 +172,10 @@ function buildCell(cell, page) {
       const result = runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code: editor.value });
       const t1 = performance.now();
       show(result);
+      // The learner's progress (progress.js): this cell's checks passed, an error counting as one failed.
+      const passed = result.checks.filter((c) => c.ok).length;
+      recordProgress(page.lesson.id, { [cell.id]: { passed, total: result.checks.length + (result.error ? 1 : 0) } });
+      page.onProgress();
       performance.measure(`pt2e:cell ${cell.id} run`, { start: t0, end: t1 });
       performance.measure(`pt2e:cell ${cell.id} show`, { start: t1, end: performance.now() });
       return result;
@@ -186,9 +191,10 @@ function buildCell(cell, page) {
 }
 
 // `at` is where a shared link points: { cell, controls } (url_state.js); `onState({ cell, controls })` is told
-// when the learner moves to a cell or moves a view's control, so the page's URL can follow. `only: 'B'` shows
+// when the learner moves to a cell or moves a view's control, so the page's URL can follow; `onProgress()`
+// after each cell has run and its checks are recorded (progress.js). `only: 'B'` shows
 // cell B alone (embed.html?lesson=…&cell=B): every cell still runs, in order, as B reads what they leave in `state`.
-export async function renderLesson(container, { id, lang, engine, readText = siteReadText, at = {}, onState = () => {}, only = null }) {
+export async function renderLesson(container, { id, lang, engine, readText = siteReadText, at = {}, onState = () => {}, onProgress = () => {}, only = null }) {
   container.replaceChildren(el('p', { class: 'muted' }, t(lang, 'loading_lesson')));
   let lesson, parts;
   try {
@@ -204,6 +210,7 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   const page = {
     lesson, lang, engine: engine && typeof engine.then !== 'function' ? engine : null, state: {}, destroyed: false,
     cell: at.cell ?? null,
+    onProgress,
     controls: { ...(at.controls ?? {}) },
     setCell(cellId) {
       if (page.cell === cellId) return;

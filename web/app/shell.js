@@ -1,8 +1,9 @@
 // shell.js — the page around the lessons: header with the language switch, the lesson navigator,
 // URL state (?lesson=M02-1&lang=zh-TW&cell=B&v.B.0=range:…, url_state.js; Back/Forward work), and the
 // main area (home or lesson).
-// The navigator lists the course plan of lessons/index.json (M01–M10): written pages are links,
-// planned ones (planned: true) are shown dimmed.
+// The navigator lists the course plan of lessons/index.json (M01–M10): written pages are links with
+// the learner's progress (checks passed, kept in this browser: progress.js), planned ones
+// (planned: true) are shown dimmed.
 // It loads the engine once through the public API (web/api/index.js) and one view host over the
 // same module. Errors are shown in place; the page stays usable.
 // Start-up runs in parallel: the engine (its wasm already compiling, see index.html), the lesson
@@ -19,6 +20,7 @@ import { el, errorBox, prefetchLesson, renderLesson, siteReadText } from './less
 import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 import { readUrlState, urlQuery } from './url_state.js';
+import { readProgress } from './progress.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -79,14 +81,29 @@ export async function startShell() {
       : engine ? t(state.lang, 'ready') : t(state.lang, 'loading');
   }
 
+  function progressBadge({ passed, total }) {
+    return el('span', { class: `progress${passed === total ? ' done' : ''}`, title: t(state.lang, 'progress') }, `${passed}/${total}`);
+  }
+
+  // After a cell of lesson `id` has run: its navigator entry's badge only (the rest of the page stays as it is).
+  function updateProgress(id) {
+    const a = document.querySelector(`#nav a[data-lesson="${id}"]`);
+    const now = readProgress()[id];
+    if (!a || !now) return;
+    a.querySelector('.progress')?.remove();
+    a.append(progressBadge(now));
+  }
+
   function renderNav() {
     const nav = $('#nav');
+    const progress = readProgress();
     nav.replaceChildren();
     if (indexError) nav.append(errorBox(`${t(state.lang, 'index_failed')}: ${indexError.message}`));
     for (const chapter of chapters) {
       nav.append(el('h2', {}, el('span', { class: 'id' }, chapter.id), ` ${tr(chapter.title, state.lang)}`));
       for (const p of chapter.pages) {
         const label = [el('span', { class: 'id' }, p.id), tr(p.title, state.lang)];
+        if (p.written && progress[p.id]) label.push(progressBadge(progress[p.id]));
         if (!p.written) {
           nav.append(el('span', { class: 'unwritten', title: t(state.lang, 'not_written') }, ...label));
           continue;
@@ -141,6 +158,7 @@ export async function startShell() {
     const lesson = await renderLesson(main, {
       id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText,
       at: { cell: state.cell, controls: state.controls },
+      onProgress: () => updateProgress(p.id),
       onState: ({ cell, controls }) => {
         if (state.lesson !== p.id) return;  // a page the learner has left
         state = { ...state, cell, controls: { ...controls } };
