@@ -28,6 +28,12 @@ std::string short_target(const std::string& target) {
   return target.substr(a + 1, b - a - 1);
 }
 
+std::string fmt_g4(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 std::string op_key(const GraphModule& gm, const Node& node) {
   if (node.op == OpKind::call_function) return short_target(node.target);
   if (node.op == OpKind::call_module) {
@@ -114,12 +120,6 @@ std::vector<std::string> annotation_lines(const Node& n) {
   return out;
 }
 
-std::string g4(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
 // The qparams a node stands for, as its hover shows them: an observer (or fake quant) module's as it
 // would compute them now (describe(), as observer_placement_table shows), a quantize / dequantize
 // node's from its arguments — (x, scale, zero_point, quant_min, quant_max, dtype) per tensor, (x, scales,
@@ -148,7 +148,7 @@ std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
     const auto* scale = std::get_if<double>(&a[1].v);
     const auto* zp = std::get_if<int64_t>(&a[2].v);
     if (!scale || !zp) return {"qparams: computed per batch (dynamic), " + grid};
-    return {"qparams: scale=" + g4(*scale) + " zp=" + std::to_string(*zp) + ", " + grid};
+    return {"qparams: scale=" + fmt_g4(*scale) + " zp=" + std::to_string(*zp) + ", " + grid};
   }
   const Node* scales = a[1].node();
   const auto* axis = std::get_if<int64_t>(&a[3].v);
@@ -157,8 +157,8 @@ std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
   const std::span<const float> v = s.span<float>();
   if (v.empty()) return {};
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {"qparams: per-channel, axis " + std::to_string(*axis) + ", " + std::to_string(v.size()) + " scales in [" + g4(*lo) +
-              ", " + g4(*hi) + "], " + grid};
+  return {"qparams: per-channel, axis " + std::to_string(*axis) + ", " + std::to_string(v.size()) + " scales in [" + fmt_g4(*lo) +
+              ", " + fmt_g4(*hi) + "], " + grid};
 }
 }  // namespace
 

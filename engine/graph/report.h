@@ -29,6 +29,9 @@ struct Table {
 };
 
 std::string short_target(const std::string& target);
+
+// A number as tables and hovers show it: "%.4g" (a module's describe(), a q / dq node's qparams).
+std::string fmt_g4(double v);
 std::string op_key(const GraphModule& gm, const Node& node);  // "" for placeholder / get_attr / output
 
 // Counts of call_function / call_module nodes by op key.

@@ -1,20 +1,14 @@
 // observer_module.cpp — ObserverModule (call_module wrapper), get_observer, DerivedObserverOrFakeQuantize.
 #include "pt2e/observer_module.h"
 
-#include <cstdio>
 #include <cstring>
 
+#include "graph/report.h"
 #include "quant/fake_quantize.h"
 
 namespace pt {
 
 namespace {
-
-std::string fmt_g4(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 // Copies running statistics and same-shaped buffers from `src` into a freshly built `dst` of the same class.
 void copy_state(const ObserverBase& src, ObserverBase& dst) {
