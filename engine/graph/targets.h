@@ -1,0 +1,140 @@
+// targets.h — the graph vocabulary, defined once: every call_function target the engine names,
+// the op groups that quantizers and passes match on, the node kinds, and the node predicates.
+//
+// A target is the string form of a torch OpOverload ("aten.conv2d.default" is
+// torch.ops.aten.conv2d.default). Nothing else in engine/ or web/ spells a target: build nodes and
+// compare against these constants, and match groups with is_call.
+//
+//   Node* c = gm.graph.call_function(target::conv2d, {x, w});
+//   if (is_call(n, group::conv)) ...                    // torchao pt2e/utils.py _is_conv_node
+//   if (node_kind(*n) == NodeKind::dequantize) ...      // q / dq / choose_qparams / observer / op ...
+//   Node* weight = arg_node(n, 1);                      // nullptr when absent or not a node
+//
+// Groups are named after the torchao predicate or list they restate (the upstream file is named on
+// each); a quantizer that needs a narrower list builds it from target:: constants in its own file.
+// The node kind is what lessons, report tables and views key on instead of testing strings.
+#pragma once
+#include <array>
+#include <span>
+#include <string_view>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+namespace target {
+// ---- aten float ops (torch.ops.aten.<name>.<overload>) ----
+inline constexpr char conv1d[] = "aten.conv1d.default";
+inline constexpr char conv2d[] = "aten.conv2d.default";
+inline constexpr char conv3d[] = "aten.conv3d.default";
+inline constexpr char conv1d_padding[] = "aten.conv1d.padding";
+inline constexpr char conv2d_padding[] = "aten.conv2d.padding";
+inline constexpr char conv3d_padding[] = "aten.conv3d.padding";
+inline constexpr char convolution[] = "aten.convolution.default";
+inline constexpr char conv_transpose1d[] = "aten.conv_transpose1d.default";
+inline constexpr char conv_transpose2d[] = "aten.conv_transpose2d.input";
+inline constexpr char conv_transpose3d[] = "aten.conv_transpose3d.input";
+// Overload packets: torchao's lists name them beside the overloads; an exported graph never holds one.
+inline constexpr char conv_transpose1d_packet[] = "aten.conv_transpose1d";
+inline constexpr char conv_transpose2d_packet[] = "aten.conv_transpose2d";
+inline constexpr char conv_transpose3d_packet[] = "aten.conv_transpose3d";
+inline constexpr char linear[] = "aten.linear.default";
+inline constexpr char matmul[] = "aten.matmul.default";
+inline constexpr char batch_norm[] = "aten.batch_norm.default";
+inline constexpr char native_batch_norm_legit_no_training[] = "aten._native_batch_norm_legit_no_training.default";
+inline constexpr char relu[] = "aten.relu.default";
+inline constexpr char relu_[] = "aten.relu_.default";
+inline constexpr char relu6[] = "aten.relu6.default";
+inline constexpr char relu6_[] = "aten.relu6_.default";
+inline constexpr char hardtanh[] = "aten.hardtanh.default";
+inline constexpr char hardtanh_[] = "aten.hardtanh_.default";
+inline constexpr char hardswish[] = "aten.hardswish.default";
+inline constexpr char hardswish_[] = "aten.hardswish_.default";
+inline constexpr char silu[] = "aten.silu.default";
+inline constexpr char silu_[] = "aten.silu_.default";
+inline constexpr char leaky_relu[] = "aten.leaky_relu.default";
+inline constexpr char leaky_relu_[] = "aten.leaky_relu_.default";
+inline constexpr char gelu[] = "aten.gelu.default";
+inline constexpr char gelu_[] = "aten.gelu_.default";
+inline constexpr char tanh[] = "aten.tanh.default";
+inline constexpr char tanh_[] = "aten.tanh_.default";
+inline constexpr char sigmoid[] = "aten.sigmoid.default";
+inline constexpr char max_pool2d[] = "aten.max_pool2d.default";
+inline constexpr char avg_pool2d[] = "aten.avg_pool2d.default";
+inline constexpr char adaptive_avg_pool2d[] = "aten.adaptive_avg_pool2d.default";
+inline constexpr char mean[] = "aten.mean.default";
+inline constexpr char mean_dim[] = "aten.mean.dim";
+inline constexpr char add[] = "aten.add.Tensor";
+inline constexpr char add_[] = "aten.add_.Tensor";
+inline constexpr char mul[] = "aten.mul.Tensor";
+inline constexpr char mul_[] = "aten.mul_.Tensor";
+inline constexpr char div[] = "aten.div.Tensor";
+inline constexpr char sqrt[] = "aten.sqrt.default";
+inline constexpr char cat[] = "aten.cat.default";
+inline constexpr char flatten[] = "aten.flatten.using_ints";
+inline constexpr char reshape[] = "aten.reshape.default";
+inline constexpr char view[] = "aten.view.default";
+inline constexpr char view_copy[] = "aten.view_copy.default";
+inline constexpr char permute[] = "aten.permute.default";
+inline constexpr char permute_copy[] = "aten.permute_copy.default";
+inline constexpr char transpose[] = "aten.transpose.int";
+inline constexpr char squeeze[] = "aten.squeeze.dim";
+inline constexpr char squeeze_copy[] = "aten.squeeze_copy.dim";
+inline constexpr char slice[] = "aten.slice.Tensor";
+inline constexpr char slice_copy[] = "aten.slice_copy.Tensor";
+inline constexpr char zeros_like[] = "aten.zeros_like.default";
+// operator.getitem (a tuple output's element)
+inline constexpr char getitem[] = "getitem";
+
+// ---- torch.ops.quantized_decomposed (torchao quantization/pt2e/_affine_quantization + quant_primitives) ----
+inline constexpr char quantize_per_tensor[] = "quantized_decomposed.quantize_per_tensor.default";
+inline constexpr char dequantize_per_tensor[] = "quantized_decomposed.dequantize_per_tensor.default";
+inline constexpr char quantize_per_tensor_tensor[] = "quantized_decomposed.quantize_per_tensor.tensor";
+inline constexpr char dequantize_per_tensor_tensor[] = "quantized_decomposed.dequantize_per_tensor.tensor";
+inline constexpr char quantize_per_channel[] = "quantized_decomposed.quantize_per_channel.default";
+inline constexpr char dequantize_per_channel[] = "quantized_decomposed.dequantize_per_channel.default";
+inline constexpr char choose_qparams[] = "quantized_decomposed.choose_qparams.tensor";
+inline constexpr char choose_qparams_symmetric[] = "quantized_decomposed.choose_qparams_symmetric.tensor";
+}  // namespace target
+
+// A list of targets one predicate accepts.
+using TargetGroup = std::span<const char* const>;
+
+namespace group {
+// torchao quantization/pt2e/utils.py _is_conv_node
+inline constexpr std::array conv = {target::conv1d, target::conv1d_padding, target::conv2d,
+                                    target::conv2d_padding, target::conv3d, target::conv3d_padding};
+// torchao quantization/pt2e/utils.py _is_conv_transpose_node
+inline constexpr std::array conv_transpose = {target::conv_transpose1d_packet, target::conv_transpose1d,
+                                              target::conv_transpose2d_packet, target::conv_transpose2d,
+                                              target::conv_transpose3d_packet, target::conv_transpose3d};
+inline constexpr std::array linear = {target::linear};
+inline constexpr std::array relu = {target::relu, target::relu_};
+inline constexpr std::array hardtanh = {target::hardtanh, target::hardtanh_};
+inline constexpr std::array add = {target::add, target::add_};
+inline constexpr std::array mul = {target::mul, target::mul_};
+// The quantized_decomposed ops convert_pt2e writes (torchao convert.py / utils.py _QUANTIZE_OPS, _DEQUANTIZE_OPS).
+inline constexpr std::array quantize = {target::quantize_per_tensor, target::quantize_per_tensor_tensor,
+                                        target::quantize_per_channel};
+inline constexpr std::array dequantize = {target::dequantize_per_tensor, target::dequantize_per_tensor_tensor,
+                                          target::dequantize_per_channel};
+inline constexpr std::array choose_qparams = {target::choose_qparams, target::choose_qparams_symmetric};
+}  // namespace group
+
+// ---- node predicates --------------------------------------------------------------------------------
+
+// A call_function node whose target is `t` / one of `g`. A null node is no call.
+bool is_call(const Node* n, std::string_view t);
+bool is_call(const Node* n, TargetGroup g);
+// Positional argument i as a node; nullptr when absent, None or not a node.
+Node* arg_node(const Node* n, size_t i);
+// `n` has exactly one user and it is `user`.
+bool only_user(const Node* n, const Node* user);
+
+// What a node is, computed once from op and target, carried in the API's node objects and the
+// view data: lessons and views key on it instead of testing strings.
+enum class NodeKind { placeholder, get_attr, op, observer, quantize, dequantize, choose_qparams, output };
+NodeKind node_kind(const Node& n);     // call_module nodes are observer / fake-quantize modules
+const char* node_kind_name(NodeKind k);  // "placeholder", "get_attr", "op", "observer", "quantize", ...
+
+}  // namespace pt
