@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "core/error.h"
+
 namespace pt {
 
 std::string Table::to_markdown() const {
@@ -164,16 +166,19 @@ std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
 
 GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>& node_values) {
   GraphView v;
-  std::unordered_map<const Node*, int64_t> layer;
+  std::unordered_map<const Node*, int> index;
+  for (const Node* n : gm.graph.nodes()) index.emplace(n, static_cast<int>(index.size()));
+  std::vector<std::pair<int, int>> links;  // v.edges by node index, for the layers
   for (const Node* n : gm.graph.nodes()) {
     ViewNode vn;
     vn.name = n->name;
     vn.op = op_kind_name(n->op);
     vn.target = n->target;
+    vn.kind = node_kind(*n);
+    vn.is_observer = vn.kind == NodeKind::observer;
     if (n->op == OpKind::call_module) {
       SubModule* m = gm.get_module(n->target);
       vn.label = m ? m->type_name() : n->target;
-      vn.is_observer = true;
     } else if (n->op == OpKind::call_function) {
       vn.label = short_target(n->target);
     } else {
@@ -183,19 +188,16 @@ GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>&
       vn.shape = n->meta.val->shape;
       vn.dtype = dtype_name(n->meta.val->dtype);
     }
-    int64_t depth = 0;
     const auto& args = n->args();
     for (size_t i = 0; i < args.size(); ++i) {
       std::vector<Node*> ins;
       if (Node* in = args[i].node()) ins.push_back(in);
       if (auto* ns = std::get_if<std::vector<Node*>>(&args[i].v)) ins = *ns;
       for (Node* in : ins) {
-        depth = std::max(depth, layer.count(in) ? layer[in] + 1 : 1);
         v.edges.push_back({in->name, n->name, static_cast<int64_t>(i), in->meta.val ? shape_str(in->meta.val->shape) : ""});
+        links.emplace_back(index.at(in), index.at(n));
       }
     }
-    layer[n] = depth;
-    vn.layer = depth;
     vn.annotations = annotation_lines(*n);
     vn.qparams = qparam_lines(gm, *n);
     auto it = node_values.find(n->name);
@@ -205,7 +207,37 @@ GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>&
     }
     v.nodes.push_back(std::move(vn));
   }
+  const std::vector<int> layers = longest_path_layers(static_cast<int>(v.nodes.size()), links);
+  for (size_t i = 0; i < v.nodes.size(); ++i) v.nodes[i].layer = layers[i];
   return v;
+}
+
+std::vector<int> longest_path_layers(int n, const std::vector<std::pair<int, int>>& edges) {
+  std::vector<std::vector<int>> succ(n);
+  std::vector<int> indegree(n, 0);
+  for (auto [a, b] : edges) {
+    if (a < 0 || a >= n || b < 0 || b >= n)
+      throw ValueError("longest_path_layers: edge (" + std::to_string(a) + ", " + std::to_string(b) +
+                       ") names a node outside 0.." + std::to_string(n - 1));
+    succ[a].push_back(b);
+    ++indegree[b];
+  }
+  // Kahn's walk: a node is placed once all its inputs are, one layer below the deepest of them.
+  std::vector<int> layer(n, 0), ready;
+  for (int v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push_back(v);
+  int placed = 0;
+  while (!ready.empty()) {
+    const int v = ready.back();
+    ready.pop_back();
+    ++placed;
+    for (int w : succ[v]) {
+      layer[w] = std::max(layer[w], layer[v] + 1);
+      if (--indegree[w] == 0) ready.push_back(w);
+    }
+  }
+  if (placed != n) throw ValueError("longest_path_layers: the edges form a cycle");
+  return layer;
 }
 
 std::vector<Node*> observer_nodes(const GraphModule& gm) {

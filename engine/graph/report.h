@@ -15,9 +15,11 @@
 #pragma once
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/targets.h"
 
 namespace pt {
 
@@ -54,14 +56,16 @@ std::vector<std::string> meta_keys(const Node& node);
 // torch.fx-style text: one line per node, then "return (...)".
 std::string graph_to_string(const Graph& graph);
 
-// View data for the graph view (no drawing here).
+// View data: what the graph view (web/views/graph_view.h) draws, as graph_view() gives it. The page
+// sees the same fields as plain data (gm.graph_view(): web/bindings/graph_view_js.h).
 struct ViewNode {
   std::string name, op, target;
+  NodeKind kind = NodeKind::op;          // node_kind(): what the view styles and filters by
   std::string label;                     // short op / module type / attribute target
   Shape shape;                           // from meta.val (empty when unknown)
   std::string dtype;                     // "" when unknown
-  int64_t layer = 0;                     // longest path from a graph input (top-to-bottom layout)
-  bool is_observer = false;              // call_module nodes (drawn green)
+  int64_t layer = -1;                    // longest_path_layers(): the row it is drawn in; -1 when not known
+  bool is_observer = false;              // call_module nodes (kind observer: drawn green)
   std::vector<std::string> annotations;  // "in x: Spec", "out: Spec" when annotated
   std::vector<std::string> qparams;      // hover lines: an observer's qparams (its describe()), a q / dq node's
   bool has_value = false;
@@ -77,6 +81,11 @@ struct GraphView {
   std::vector<ViewEdge> edges;
 };
 GraphView graph_view(const GraphModule& gm, const std::map<std::string, double>& node_values = {});
+
+// Each node's layer, given edges (from, to) between nodes 0..n-1: the longest path to it from a node
+// without inputs (0 for those), so every edge goes down at least one layer. ValueError when an edge
+// names a node outside 0..n-1 or the edges form a cycle.
+std::vector<int> longest_path_layers(int n, const std::vector<std::pair<int, int>>& edges);
 
 // Observer / fake-quant nodes (call_module), in graph order.
 std::vector<Node*> observer_nodes(const GraphModule& gm);

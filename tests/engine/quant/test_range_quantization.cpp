@@ -1,17 +1,19 @@
-// test_range_readout.cpp — the histogram view's draggable-range readout (web/views/range_readout.h):
-// its qparams are calculate_qparams' for the range, its SQNR is 20·log10(‖x‖/‖x−x̂‖) of the values
-// fake-quantized with them (recomputed here in double, from the fake-quant kernel rather than the
-// q/dq pair the readout uses), its clipped share counts the values outside the grid, and bad input
-// raises ValueError naming the field.
+// test_range_quantization.cpp — what quantizing values through a range does (quant/range_quantization.h,
+// the numbers a histogram's draggable range shows): its qparams are calculate_qparams' for the range,
+// its SQNR is 20·log10(‖x‖/‖x−x̂‖) of the values fake-quantized with them (recomputed here in double,
+// from the fake-quant kernel rather than the q/dq pair range_quantization uses), its clipped share
+// counts the values outside the grid, and bad input raises ValueError naming the field.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <vector>
 
 #include "core/generator.h"
-#include "range_readout.h"
+#include "quant/qparams.h"
+#include "quant/quantize.h"
+#include "quant/range_quantization.h"
 
-using namespace ptv;
+using namespace pt;
 
 namespace {
 
@@ -43,7 +45,7 @@ double direct_sqnr(const std::vector<float>& v, float scale, int64_t zp, const R
 
 }  // namespace
 
-TEST_CASE("range readout: qparams are calculate_qparams' for the range, SQNR is the fake-quantized values'", "[views]") {
+TEST_CASE("range quantization: qparams are calculate_qparams' for the range, SQNR is the fake-quantized values'", "[range_quantization]") {
   const std::vector<float> v = randn_values(4000);
   struct Case { RangeQuant q; double min, max; };
   const Case cases[] = {
@@ -55,7 +57,7 @@ TEST_CASE("range readout: qparams are calculate_qparams' for the range, SQNR is 
   };
   for (const Case& c : cases) {
     CAPTURE(c.min, c.max, c.q.quant_min, c.q.quant_max, c.q.symmetric);
-    const RangeReadout r = range_readout(v, c.min, c.max, c.q);
+    const RangeQuantization r = range_quantization(v, c.min, c.max, c.q);
     const pt::QParams qp = engine_qparams(c.min, c.max, c.q);
     CHECK(r.scale == qp.scale.data<float>()[0]);
     CHECK(r.zero_point == qp.zero_point.data<int32_t>()[0]);
@@ -63,24 +65,24 @@ TEST_CASE("range readout: qparams are calculate_qparams' for the range, SQNR is 
     CHECK(r.sqnr > 0);
   }
   // The uint8 symmetric case really is centred (torch: has_customized_qrange), not torch's 128.
-  CHECK(range_readout(v, -3.0, 3.0, {0, 255, true, pt::DType::UInt8}).zero_point == 127);
+  CHECK(range_quantization(v, -3.0, 3.0, {0, 255, true, pt::DType::UInt8}).zero_point == 127);
 }
 
-TEST_CASE("range readout: the clipped share counts the values whose code left the grid", "[views]") {
+TEST_CASE("range quantization: the clipped share counts the values whose code left the grid", "[range_quantization]") {
   // [-1, 1] in int8, affine: scale 2/255, zero point 0 or -1; codes of ±0.95 are about ±121 (inside),
   // -5, 1.5 and 4 fall far outside -128..127. By hand: 3 of 8.
   const std::vector<float> v = {-5.0f, -0.9f, -0.3f, 0.0f, 0.2f, 0.95f, 1.5f, 4.0f};
   const RangeQuant q;  // -128..127, affine, int8
-  const RangeReadout r = range_readout(v, -1.0, 1.0, q);
+  const RangeQuantization r = range_quantization(v, -1.0, 1.0, q);
   CHECK(r.clipped == 3.0 / 8.0);
   // Symmetric over [-2, 2] (scale 2/127.5): only -5 and 4 are outside.
-  CHECK(range_readout(v, -2.0, 2.0, {-128, 127, true, pt::DType::Int8}).clipped == 2.0 / 8.0);
+  CHECK(range_quantization(v, -2.0, 2.0, {-128, 127, true, pt::DType::Int8}).clipped == 2.0 / 8.0);
   // A range covering every value clips none; pulling the max inward on randn clips some and costs SQNR.
   const std::vector<float> w = randn_values(4000);
   float lo = w[0], hi = w[0];
   for (float x : w) lo = std::min(lo, x), hi = std::max(hi, x);
-  const RangeReadout full = range_readout(w, lo, hi, q);
-  const RangeReadout inward = range_readout(w, lo, hi / 4, q);
+  const RangeQuantization full = range_quantization(w, lo, hi, q);
+  const RangeQuantization inward = range_quantization(w, lo, hi / 4, q);
   CHECK(full.clipped == 0);
   CHECK(inward.clipped > 0);
   int64_t above = 0;  // values past the grid's top: about those above hi / 4 (within a step)
@@ -89,18 +91,18 @@ TEST_CASE("range readout: the clipped share counts the values whose code left th
   CHECK(inward.sqnr < full.sqnr);
 }
 
-TEST_CASE("range readout: bad quant, range or values raise ValueError naming the field", "[views]") {
+TEST_CASE("range quantization: bad quant, range or values raise ValueError naming the field", "[range_quantization]") {
   const std::vector<float> v = {0.5f, 1.0f, 2.0f};
   using Catch::Matchers::Contains;
-  REQUIRE_THROWS_AS(range_readout(v, 0.0, 1.0, {1, 127, false, pt::DType::Int8}), pt::ValueError);
-  REQUIRE_THROWS_WITH(range_readout(v, 0.0, 1.0, {1, 127, false, pt::DType::Int8}), Contains("'quant.quant_min'"));
-  REQUIRE_THROWS_WITH(range_readout(v, 0.0, 1.0, {-128, 300, false, pt::DType::Int8}), Contains("'quant.quant_max'"));
-  REQUIRE_THROWS_WITH(range_readout(v, 0.0, 1.0, {-128, 127, false, pt::DType::Float32}), Contains("'quant.dtype'"));
-  REQUIRE_THROWS_AS(range_readout(v, 1.0, 1.0, {}), pt::ValueError);
-  REQUIRE_THROWS_WITH(range_readout(v, 1.0, 1.0, {}), Contains("'range'") && Contains("min < max"));
-  REQUIRE_THROWS_WITH(range_readout(v, 0.0, NAN, {}), Contains("'range'"));
-  REQUIRE_THROWS_WITH(range_readout(std::vector<float>{}, 0.0, 1.0, {}), Contains("'values'"));
+  REQUIRE_THROWS_AS(range_quantization(v, 0.0, 1.0, {1, 127, false, pt::DType::Int8}), pt::ValueError);
+  REQUIRE_THROWS_WITH(range_quantization(v, 0.0, 1.0, {1, 127, false, pt::DType::Int8}), Contains("'quant.quant_min'"));
+  REQUIRE_THROWS_WITH(range_quantization(v, 0.0, 1.0, {-128, 300, false, pt::DType::Int8}), Contains("'quant.quant_max'"));
+  REQUIRE_THROWS_WITH(range_quantization(v, 0.0, 1.0, {-128, 127, false, pt::DType::Float32}), Contains("'quant.dtype'"));
+  REQUIRE_THROWS_AS(range_quantization(v, 1.0, 1.0, {}), pt::ValueError);
+  REQUIRE_THROWS_WITH(range_quantization(v, 1.0, 1.0, {}), Contains("'range'") && Contains("min < max"));
+  REQUIRE_THROWS_WITH(range_quantization(v, 0.0, NAN, {}), Contains("'range'"));
+  REQUIRE_THROWS_WITH(range_quantization(std::vector<float>{}, 0.0, 1.0, {}), Contains("'values'"));
   const std::vector<float> bad = {0.5f, 1.0f, NAN};
-  REQUIRE_THROWS_AS(range_readout(bad, 0.0, 1.0, {}), pt::ValueError);
-  REQUIRE_THROWS_WITH(range_readout(bad, 0.0, 1.0, {}), Contains("values[2]"));
+  REQUIRE_THROWS_AS(range_quantization(bad, 0.0, 1.0, {}), pt::ValueError);
+  REQUIRE_THROWS_WITH(range_quantization(bad, 0.0, 1.0, {}), Contains("values[2]"));
 }
