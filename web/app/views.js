@@ -4,16 +4,19 @@
 //   const h = views.mount(canvas, { view: 'histogram', lo: -4, hi: 4, counts, range: { min, max } });
 //   // also { view: 'line', series, marks, x_label, y_label }, { view: 'bar', labels, series, y_label },
 //   // { view: 'graph', stages: [{ title, ...gm.graph_view() }], focus, hops, value_label }
-//   // (fields: web/bindings/bind_views.cpp)
+//   // (the view kinds and their fields: web/bindings/bind_views.cpp)
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts
 //
-// A histogram with range: { min, max, draggable: true } (and `values`, `quant`) has controls the
-// learner drags: h.controls() -> { range: [min, max] }; h.setControls({ range: [min, max] }) moves it
-// (typed error on bad input); h.readout() -> { sqnr, clipped, scale, zero_point } for the current range
-// (null until live; clipped is a fraction); mount(canvas, spec, { onControls }) is told the controls
-// after a frame in which a drag moved them. The handle's spec follows the controls, so a released
-// view comes back with the range the learner left.
+// Controls (web/views/view_content.h): numbers the learner sets on a view, e.g. a histogram with
+// range: { min, max, draggable: true } (and `values`, `quant`) has the control `range`, which the
+// learner drags. h.controls() -> { range: [min, max] } (null for a view without controls);
+// h.setControls({ range: [min, max] }) sets them (typed error on bad input, checked by the view in
+// C++, also before the view is live); h.readout() -> what the view computes for them, e.g.
+// { sqnr, clipped, scale, zero_point } (null until live); mount(canvas, spec, { onControls }) is told
+// the controls after a frame in which the learner's input changed them. The handle's spec follows
+// the controls (each control names the spec fields it lives in), so a released view comes back
+// with the range the learner left.
 //
 // One module, many canvases: each live view is a C++ ViewCanvas (its own WebGL2 context and ImGui
 // context). This file feeds it pointer events and its CSS size, and draws frames only when
@@ -66,6 +69,16 @@ function scrollRoot(el) {
   return null;
 }
 
+// Controls cross from C++ as [{ name, value: [numbers], fields: ['range.min', 'range.max'] }]
+// (bind_views.cpp): the page sees { name: value }, and the spec holds each number at its field.
+const controlsObject = (list) => (list.length ? Object.fromEntries(list.map((c) => [c.name, c.value])) : null);
+const setField = (obj, [key, ...rest], x) => ({ ...obj, [key]: rest.length ? setField(obj?.[key] ?? {}, rest, x) : x });
+function specWithControls(spec, list) {
+  let out = spec;
+  for (const c of list) c.fields.forEach((field, i) => { out = setField(out, field.split('.'), c.value[i]); });
+  return out;
+}
+
 export function createViewHost(M) {
   const dirty = new Set();
   const live = new Set();        // handles' states with a C++ view
@@ -112,24 +125,15 @@ export function createViewHost(M) {
     }
   }
 
-  const KINDS = ['histogram', 'line', 'bar', 'graph'];
-
-  // The range a setControls() call asks for, checked before it reaches a view (live or not), so
-  // a pending view rejects what a live one would.
-  function checkControls(spec, controls) {
-    if (controls === null || typeof controls !== 'object') throw new errors.TypeError('setControls(): controls must be an object such as { range: [min, max] }');
-    const r = controls.range;
-    if (!Array.isArray(r) || r.length !== 2) throw new errors.ValueError(`setControls(): 'range' must be [min, max], got ${JSON.stringify(r)}`);
-    if (!r.every((x) => typeof x === 'number')) throw new errors.TypeError(`setControls(): 'range' must hold two numbers, got ${JSON.stringify(r)}`);
-    if (!(spec?.view === 'histogram' && spec.range?.draggable === true)) throw new errors.ValueError("setControls(): this view has no draggable 'range' (a histogram with range.draggable: true)");
-    if (!r.every(Number.isFinite) || !(r[0] < r[1])) throw new errors.ValueError(`histogram: a draggable 'range' must be finite with min < max, got min=${r[0]} max=${r[1]}`);
-    return [r[0], r[1]];
+  // Raises the view's typed error (ValueError: unknown view) unless spec.view names a view kind.
+  function checkKind(spec) {
+    M.check_view_kind(spec);
+    raiseIfError();
   }
-  const withRange = (spec, [min, max]) => ({ ...spec, range: { ...spec.range, min, max } });
 
   function mount(canvas, spec, { onError, onControls } = {}) {
     if (!(canvas instanceof HTMLCanvasElement)) throw new errors.TypeError('views.mount(): the first argument must be a <canvas>');
-    if (!KINDS.includes(spec?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(spec?.view)}; known: ${KINDS.join(', ')}`);
+    checkKind(spec);
     if (!canvas.id) canvas.id = `pt2e-view-${nextCanvasId++}`;
 
     let v = null;            // the C++ ViewCanvas while live
@@ -137,22 +141,21 @@ export function createViewHost(M) {
     let destroyed = false;
     let resizeObserver = null;
     let observed = null;     // the IntersectionObserver watching the canvas
-    let drags = 0;           // the view's count of range changes made by dragging, last seen
+    let changes = 0;         // the view's count of control changes made by the learner's input, last seen
     let cursor = '';
 
-    // After each frame of this view: the resize cursor over a range end, and the controls when a
-    // drag moved them (the spec follows, then onControls is told; at most once per frame).
+    // After each frame of this view: the cursor it asks for, and the controls when the learner's
+    // input changed them (the spec follows, then onControls is told; at most once per frame).
     function afterFrame() {
       const want = M.view_cursor(v);
       if (want !== cursor) { cursor = want; handle.canvas.style.cursor = want; }
-      const n = M.view_drags(v);
-      if (n === drags) return;
-      drags = n;
-      const c = M.view_controls(v);
-      if (!c) return;
-      current = withRange(current, c.range);
-      if (onControls) {
-        try { onControls(c); } catch (e) { console.error(`pt2e: onControls failed: ${e.name}: ${e.message}`); }
+      const n = M.view_input_changes(v);
+      if (n === changes) return;
+      changes = n;
+      const list = M.view_controls(v);
+      current = specWithControls(current, list);
+      if (onControls && list.length) {
+        try { onControls(controlsObject(list)); } catch (e) { console.error(`pt2e: onControls failed: ${e.name}: ${e.message}`); }
       }
     }
 
@@ -204,7 +207,7 @@ export function createViewHost(M) {
         raiseIfError();
         v = made;
         v.pt2eAfterFrame = afterFrame;
-        drags = 0;
+        changes = 0;
         live.add(state);
         c.dataset.view = 'live';
         resizeObserver = new ResizeObserver(fit);
@@ -212,7 +215,7 @@ export function createViewHost(M) {
         fit();
         try {
           const t1 = performance.now();
-          M.set_view(v, current.view, current);
+          M.set_view(v, current);
           raiseIfError();
           performance.measure(`pt2e:view set ${current.view}`, { start: t1, end: performance.now() });
         } catch (e) {
@@ -263,9 +266,9 @@ export function createViewHost(M) {
       get spec() { return current; },
       get live() { return !!v; },
       update(next) {
-        if (!KINDS.includes(next?.view)) throw new errors.ValueError(`views: unknown view ${JSON.stringify(next?.view)}; known: ${KINDS.join(', ')}`);
+        checkKind(next);
         if (v) {
-          M.set_view(v, next.view, next);
+          M.set_view(v, next);
           raiseIfError();
           wake(v);
         }
@@ -276,22 +279,27 @@ export function createViewHost(M) {
       selectedItem: () => (v ? v.selected_item() : -1),
       // Graph views: hovered / selected node names and the laid-out boxes per stage (null until live).
       graphState: () => (v ? M.graph_state(v) : null),
-      // A draggable histogram's controls ({ range: [min, max] }), else null; live or not.
+      // The view's controls ({ range: [min, max] }), null for a view without any; live or not.
       controls() {
-        if (v) return M.view_controls(v);
-        return current.view === 'histogram' && current.range?.draggable === true ? { range: [current.range.min, current.range.max] } : null;
+        const list = v ? M.view_controls(v) : M.spec_controls(current, undefined);
+        raiseIfError();
+        return controlsObject(list);
       },
-      // Moves the controls as a drag would (not reported to onControls: the caller knows).
+      // Sets controls as the learner's input would (not reported to onControls: the caller knows).
       setControls(controls) {
-        const range = checkControls(current, controls);
+        let list;
         if (v) {
-          M.set_view_controls(v, { range });
+          M.set_view_controls(v, controls);
           raiseIfError();
+          list = M.view_controls(v);
           wake(v);
+        } else {
+          list = M.spec_controls(current, controls);
+          raiseIfError();
         }
-        current = withRange(current, range);
+        current = specWithControls(current, list);
       },
-      // { sqnr, clipped, scale, zero_point } for the current range of a live draggable histogram, else null.
+      // What the view computes for its controls ({ sqnr, clipped, scale, zero_point }), null until live.
       readout: () => (v ? M.view_readout(v) : null),
       framesDrawn: () => (v ? v.frames_drawn() : 0),
       destroy() {

@@ -9,19 +9,16 @@
 #include "graph/passes.h"
 #include "graph/report.h"
 #include "graph_handles.h"
+#include "graph_view_js.h"
 
 using emscripten::val;
 using ptjs::GraphModuleHandle;
 using ptjs::ModelHandle;
+using ptjs::strings_to_js;
 using pt::Tensor;
 
 namespace {
 
-val strings_to_js(const std::vector<std::string>& v) {
-  val arr = val::array();
-  for (const auto& s : v) arr.call<void>("push", s);
-  return arr;
-}
 val node_names(const std::vector<pt::Node*>& nodes) {
   val arr = val::array();
   for (const pt::Node* n : nodes) arr.call<void>("push", n->name);
@@ -202,36 +199,7 @@ val gm_graph_view(const GraphModuleHandle& h, const val& values) {
         vals[k] = values[k].as<double>();
       }
     }
-    const pt::GraphView v = pt::graph_view(h.get(), vals);
-    val nodes = val::array();
-    for (const pt::ViewNode& n : v.nodes) {
-      val o = val::object();
-      o.set("name", n.name);
-      o.set("op", n.op);
-      o.set("target", n.target);
-      o.set("label", n.label);
-      o.set("shape", ptjs::shape_to_js(n.shape));
-      o.set("dtype", n.dtype);
-      o.set("layer", static_cast<double>(n.layer));
-      o.set("is_observer", n.is_observer);
-      o.set("annotations", strings_to_js(n.annotations));
-      o.set("details", strings_to_js(n.qparams));  // the view's hover lines (bind_views.cpp reads `details`)
-      if (n.has_value) o.set("value", n.value);
-      nodes.call<void>("push", o);
-    }
-    val edges = val::array();
-    for (const pt::ViewEdge& e : v.edges) {
-      val o = val::object();
-      o.set("from", e.from);
-      o.set("to", e.to);
-      o.set("arg_index", static_cast<double>(e.arg_index));
-      o.set("label", e.label);
-      edges.call<void>("push", o);
-    }
-    val out = val::object();
-    out.set("nodes", nodes);
-    out.set("edges", edges);
-    return out;
+    return ptjs::graph_view_to_js(pt::graph_view(h.get(), vals));
   });
 }
 

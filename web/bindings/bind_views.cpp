@@ -1,22 +1,19 @@
-// bind_views.cpp — Embind for web/views: ViewCanvas (one canvas = WebGL2 + ImGui context) and the
-// data each view draws. Thin translation: JS objects become the views' plain C++ structs (field
-// types are checked here, values by the views' validate()).
-// The JS side that owns canvases, feeds pointer events and schedules frames is web/app/views.js.
+// bind_views.cpp — Embind for web/views: ViewCanvas (one canvas = WebGL2 + ImGui context), the view
+// kinds and how each reads its spec, and the controls every view has. Thin translation: JS objects
+// become the views' plain C++ structs (field types are checked here, values by the views' validate()
+// and the engine). The JS side that owns canvases, feeds pointer events and schedules frames is
+// web/app/views.js.
 //
 //   const v = M.create_view_canvas('#view-1');   // null + take_error() on failure
 //   v.resize(cssW, cssH, devicePixelRatio);
-//   M.set_view(v, 'histogram', { lo, hi, counts, range: { min, max, label }, clipped, log_y });
-//   M.set_view(v, 'histogram', { lo, hi, counts, values, range: { min, max, label, draggable: true },
-//                                quant: { quant_min, quant_max, symmetric, dtype } });   // a draggable range
-//   M.view_controls(v);          // { range: [min, max] } for a draggable histogram, else null
-//   M.set_view_controls(v, { range: [min, max] });   // moves it (typed error + take_error() on bad input)
-//   M.view_readout(v);           // { sqnr, clipped, scale, zero_point } for the current range, else null
-//   M.view_drags(v);             // how many range changes the learner made by dragging (changes = a drag)
-//   M.view_cursor(v);            // the CSS cursor the pointer should show: 'ew-resize' over a range end, else 
-//   M.set_view(v, 'line', { series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
-//   M.set_view(v, 'bar', { labels, series: [{ name, values }], y_label });
-//   M.set_view(v, 'graph', { stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
-//     (or one stage: { nodes, edges, ... }; nodes and edges as gm.graph_view() returns them)
+//   M.check_view_kind(spec);     // ValueError unless spec.view names a view kind (kViews below)
+//   M.set_view(v, { view: 'histogram', lo, hi, counts, range: { min, max, label }, clipped, log_y });
+//   M.set_view(v, { view: 'histogram', lo, hi, counts, values, range: { min, max, label, draggable: true },
+//                   quant: { quant_min, quant_max, symmetric, dtype } });   // a draggable range
+//   M.set_view(v, { view: 'line', series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
+//   M.set_view(v, { view: 'bar', labels, series: [{ name, values }], y_label });
+//   M.set_view(v, { view: 'graph', stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
+//     (or one stage: { view: 'graph', nodes, edges, ... }; nodes and edges as gm.graph_view() gives them: graph_view_js.h)
 //   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y, fit_all, shows_all, content_height,
 //                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
 //                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom);
@@ -24,6 +21,16 @@
 //                       // content_height: the canvas CSS height that would show it whole at a readable scale
 //   while (v.frame(performance.now())) await nextAnimationFrame();
 //   v.hovered_item(); v.selected_item();
+//
+// Controls, the same for every view (web/views/view_content.h); a control crosses as
+// { name, value: [numbers], fields: ['range.min', 'range.max'] } (the spec fields its numbers live in):
+//   M.view_controls(v);                  // [control], [] for a view without controls
+//   M.set_view_controls(v, { range: [min, max] });   // as the learner's input would (typed error + take_error())
+//   M.spec_controls(spec, controls);     // a view not made yet: the controls its spec gives, after setting
+//                                        // `controls` (undefined: none), checked as the live view checks them
+//   M.view_readout(v);                   // { sqnr, clipped, scale, zero_point } for a draggable histogram, else null
+//   M.view_input_changes(v);             // how many control changes the learner's input made (a drag)
+//   M.view_cursor(v);                    // the CSS cursor the pointer should show ('ew-resize' over a range end, else '')
 #include <emscripten/bind.h>
 
 #include <cmath>
@@ -33,11 +40,15 @@
 #include "chart_views.h"
 #include "common.h"
 #include "graph_view.h"
+#include "graph_view_js.h"
 #include "histogram_view.h"
+#include "spec_reader.h"
 #include "view_canvas.h"
 
 using emscripten::val;
 using ptv::ViewCanvas;
+using ptv::ViewContent;
+using namespace ptjs::spec;
 
 namespace {
 
@@ -45,51 +56,7 @@ ViewCanvas* create_view_canvas(const std::string& selector) {
   return ptjs::guarded([&]() -> ViewCanvas* { return new ViewCanvas(selector); });
 }
 
-// Field readers: `where` names the view and field in the error message.
-bool absent(const val& v) { return v.isUndefined() || v.isNull(); }
-
-void require_object(const val& v, const std::string& where) {
-  if (absent(v) || v.typeOf().as<std::string>() != "object") throw pt::TypeError(where + " must be an object");
-}
-
-double number_or(const val& obj, const char* key, double fallback, const std::string& where) {
-  const val v = obj[key];
-  if (absent(v)) return fallback;
-  if (!v.isNumber()) throw pt::TypeError(where + "." + key + " must be a number");
-  return v.as<double>();
-}
-
-std::string string_or(const val& obj, const char* key, const std::string& where) {
-  const val v = obj[key];
-  if (absent(v)) return "";
-  if (!v.isString()) throw pt::TypeError(where + "." + key + " must be a string");
-  return v.as<std::string>();
-}
-
-bool is_list(const val& v) {
-  return !absent(v) && (v.isArray() || val::global("ArrayBuffer").call<bool>("isView", v));
-}
-
-std::vector<double> numbers(const val& obj, const char* key, bool optional, const std::string& where) {
-  const val v = obj[key];
-  if (absent(v) && optional) return {};
-  if (!is_list(v)) throw pt::TypeError(where + "." + key + " must be an array or typed array of numbers");
-  std::vector<double> out = emscripten::convertJSArrayToNumberVector<double>(v);
-  const unsigned n = v["length"].as<unsigned>();
-  if (v.isArray())  // a plain array may hold non-numbers, which convert to NaN: name the first one
-    for (unsigned i = 0; i < n; ++i)
-      if (!v[i].isNumber()) throw pt::TypeError(where + "." + key + "[" + std::to_string(i) + "] is not a number");
-  return out;
-}
-
-// Calls f(item, "where[i]") for each element of the array obj[key].
-template <class F> void each(const val& obj, const char* key, bool optional, const std::string& where, F&& f) {
-  const val v = obj[key];
-  if (absent(v) && optional) return;
-  if (absent(v) || !v.isArray()) throw pt::TypeError(where + "." + key + " must be an array");
-  const unsigned n = v["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) f(v[i], where + "." + key + "[" + std::to_string(i) + "]");
-}
+// ---- each view kind's spec reader --------------------------------------------------------------
 
 ptv::HistogramData histogram_from_js(const val& spec) {
   const std::string w = "histogram";
@@ -108,18 +75,12 @@ ptv::HistogramData histogram_from_js(const val& spec) {
     d.draggable = range["draggable"].isTrue();
   }
   if (d.draggable) {
-    // The raw values the readout quantizes (float32, as the engine computes) and how qparams follow the range.
+    // The raw values pt::range_quantization quantizes (float32, as the engine computes) and how qparams follow the range.
     for (double v : numbers(spec, "values", false, w)) d.values.push_back(static_cast<float>(v));
     const val quant = spec["quant"];
     require_object(quant, w + ".quant");
-    auto integer = [&](const char* key) {
-      const double v = number_or(quant, key, NAN, w + ".quant");
-      if (!std::isfinite(v) || v != std::floor(v) || std::abs(v) > 2147483648.0)
-        throw pt::ValueError("histogram: 'quant." + std::string(key) + "' must be an integer, got " + ptv::fmt(v));
-      return static_cast<int64_t>(v);
-    };
-    d.quant.quant_min = integer("quant_min");
-    d.quant.quant_max = integer("quant_max");
+    d.quant.quant_min = integer(quant, "quant_min", NAN, w + ".quant");
+    d.quant.quant_max = integer(quant, "quant_max", NAN, w + ".quant");
     d.quant.symmetric = quant["symmetric"].isTrue();
     const std::string dtype = string_or(quant, "dtype", w + ".quant");
     if (!dtype.empty()) {
@@ -172,48 +133,10 @@ ptv::BarChartData bar_from_js(const val& spec) {
   return d;
 }
 
-std::vector<std::string> strings(const val& obj, const char* key, const std::string& where) {
-  std::vector<std::string> out;
-  each(obj, key, true, where, [&](const val& s, const std::string& w) {
-    if (!s.isString()) throw pt::TypeError(w + " must be a string");
-    out.push_back(s.as<std::string>());
-  });
-  return out;
-}
-
-// One stage: { title?, nodes: [...], edges: [{ from, to }] }; nodes as gm.graph_view() gives them
-// ({ name, op, target, label, shape, dtype, is_observer, annotations, value? }) plus details?: [strings].
+// One stage: { title?, nodes, edges }, nodes and edges as gm.graph_view() gives them.
 ptv::GraphStage stage_from_js(const val& st, const std::string& where) {
   require_object(st, where);
-  ptv::GraphStage out;
-  out.title = string_or(st, "title", where);
-  each(st, "nodes", false, where, [&](const val& n, const std::string& w) {
-    require_object(n, w);
-    ptv::GraphNodeData d;
-    d.name = string_or(n, "name", w);
-    d.op = string_or(n, "op", w);
-    d.target = string_or(n, "target", w);
-    d.label = string_or(n, "label", w);
-    const val shape = n["shape"];
-    if (is_list(shape) && shape["length"].as<unsigned>() > 0) {
-      d.shape = "[";
-      for (double v : numbers(n, "shape", false, w)) d.shape += (d.shape.size() > 1 ? ", " : "") + ptv::fmt(v);
-      d.shape += "]";
-    }
-    const std::string dtype = string_or(n, "dtype", w);
-    if (!dtype.empty()) d.shape += (d.shape.empty() ? "" : " ") + dtype;
-    d.is_observer = n["is_observer"].isTrue();
-    d.annotations = strings(n, "annotations", w);
-    d.details = strings(n, "details", w);
-    d.has_value = !absent(n["value"]);
-    d.value = number_or(n, "value", 0, w);
-    out.nodes.push_back(std::move(d));
-  });
-  each(st, "edges", false, where, [&](const val& e, const std::string& w) {
-    require_object(e, w);
-    out.edges.push_back({string_or(e, "from", w), string_or(e, "to", w)});
-  });
-  return out;
+  return {string_or(st, "title", where), ptjs::graph_view_from_js(st, where)};
 }
 
 ptv::GraphViewData graph_from_js(const val& spec) {
@@ -228,6 +151,69 @@ ptv::GraphViewData graph_from_js(const val& spec) {
   d.show_params = !spec["show_params"].isFalse();
   d.value_label = string_or(spec, "value_label", w);
   return d;
+}
+
+// ---- the view kinds ----------------------------------------------------------------------------
+
+// A view kind: the name a spec's `view` gives, and its view made from a spec, or a view of this
+// kind given a new spec (false when `view` is of another kind). Both read and validate the spec
+// first: on error nothing changes.
+struct ViewKind {
+  const char* name;
+  std::unique_ptr<ViewContent> (*make)(const val& spec);
+  bool (*update)(ViewContent& view, const val& spec);
+};
+
+template <class View, auto read> constexpr ViewKind view_kind(const char* name) {
+  return {name,
+          [](const val& spec) -> std::unique_ptr<ViewContent> {
+            auto view = std::make_unique<View>();
+            view->set_data(read(spec));
+            return view;
+          },
+          [](ViewContent& view, const val& spec) {
+            auto* same = dynamic_cast<View*>(&view);
+            if (same) same->set_data(read(spec));
+            return same != nullptr;
+          }};
+}
+
+// Every view a spec can name. A new view: its .h / .cpp in web/views, its spec reader above, a row here.
+constexpr ViewKind kViews[] = {
+    view_kind<ptv::HistogramView, histogram_from_js>("histogram"),
+    view_kind<ptv::LineChartView, line_from_js>("line"),
+    view_kind<ptv::BarChartView, bar_from_js>("bar"),
+    view_kind<ptv::GraphView, graph_from_js>("graph"),
+};
+
+// The kind spec.view names; ValueError listing the kinds otherwise.
+const ViewKind& kind_of(const val& spec) {
+  const val name = absent(spec) ? val::undefined() : spec["view"];
+  std::string known;
+  for (const ViewKind& k : kViews) {
+    if (name.isString() && name.as<std::string>() == k.name) return k;
+    known += (known.empty() ? "" : ", ") + std::string(k.name);
+  }
+  const std::string shown = name.isString() ? "'" + name.as<std::string>() + "'" : val::global("String")(name).as<std::string>();
+  throw pt::ValueError("views: unknown view " + shown + "; known: " + known);
+}
+
+void check_view_kind(const val& spec) {
+  ptjs::guarded([&] {
+    kind_of(spec);
+    return 0;
+  });
+}
+
+// Shows the spec on the canvas: updates the view it shows when that is of the spec's kind, else
+// replaces it. On any error the canvas keeps what it showed.
+void set_view(ViewCanvas& canvas, const val& spec) {
+  ptjs::guarded([&] {
+    const ViewKind& kind = kind_of(spec);
+    if (canvas.content() && kind.update(*canvas.content(), spec)) canvas.invalidate();
+    else canvas.set_content(kind.make(spec));
+    return 0;
+  });
 }
 
 // The graph view's state for pages and tests: hovered / selected node names and, per stage, the
@@ -267,82 +253,69 @@ val graph_state(ViewCanvas& canvas) {
   return out;
 }
 
-// Shows `data` on the canvas as a view of `kind`: updates the view it shows when that is the same
-// kind, else replaces it. On any error the canvas keeps what it showed.
-template <class View, class Data> void show(ViewCanvas& canvas, Data d) {
-  if (auto* view = dynamic_cast<View*>(canvas.content())) {
-    view->set_data(std::move(d));
-    canvas.invalidate();
-  } else {
-    auto fresh = std::make_unique<View>();
-    fresh->set_data(std::move(d));
-    canvas.set_content(std::move(fresh));
+// ---- controls, the same for every view ----------------------------------------------------------
+
+ptv::ControlValues controls_from_js(const val& controls) {
+  const std::string w = "setControls()";
+  if (absent(controls) || controls.typeOf().as<std::string>() != "object")
+    throw pt::TypeError(w + ": controls must be an object such as { range: [min, max] }");
+  ptv::ControlValues out;
+  const val keys = val::global("Object").call<val>("keys", controls);
+  for (unsigned i = 0; i < keys["length"].as<unsigned>(); ++i) {
+    const std::string name = keys[i].as<std::string>();
+    out[name] = number_list(controls[name], w + "." + name);
   }
+  return out;
 }
 
-void set_view(ViewCanvas& canvas, const std::string& kind, const val& data) {
-  ptjs::guarded([&] {
-    if (kind == "histogram") show<ptv::HistogramView>(canvas, histogram_from_js(data));
-    else if (kind == "line") show<ptv::LineChartView>(canvas, line_from_js(data));
-    else if (kind == "bar") show<ptv::BarChartView>(canvas, bar_from_js(data));
-    else if (kind == "graph") show<ptv::GraphView>(canvas, graph_from_js(data));
-    else throw pt::ValueError("views: unknown view '" + kind + "'; known: histogram, line, bar, graph");
-    return 0;
-  });
-}
-
-// A draggable histogram's controls and readout (web/app/views.js: handle.controls(), setControls(), readout()).
-ptv::HistogramView* draggable_histogram(ViewCanvas& canvas) {
-  auto* view = dynamic_cast<ptv::HistogramView*>(canvas.content());
-  return view && view->data().draggable ? view : nullptr;
+val controls_to_js(const std::vector<ptv::Control>& controls) {
+  val out = val::array();
+  for (const ptv::Control& c : controls) {
+    val o = val::object();
+    o.set("name", c.name);
+    val value = val::array();
+    for (double v : c.value) value.call<void>("push", v);
+    o.set("value", value);
+    o.set("fields", ptjs::strings_to_js(c.fields));
+    out.call<void>("push", o);
+  }
+  return out;
 }
 
 val view_controls(ViewCanvas& canvas) {
-  const ptv::HistogramView* view = draggable_histogram(canvas);
-  if (!view) return val::null();
-  val range = val::array();
-  range.call<void>("push", view->data().range_min);
-  range.call<void>("push", view->data().range_max);
-  val out = val::object();
-  out.set("range", range);
-  return out;
+  return controls_to_js(canvas.content() ? canvas.content()->controls() : std::vector<ptv::Control>{});
 }
 
 void set_view_controls(ViewCanvas& canvas, const val& controls) {
   ptjs::guarded([&] {
-    const std::string w = "setControls()";
-    require_object(controls, w);
-    const std::vector<double> r = numbers(controls, "range", false, w);
-    if (r.size() != 2) throw pt::ValueError(w + ": 'range' must be [min, max], got " + std::to_string(r.size()) + " numbers");
-    ptv::HistogramView* view = draggable_histogram(canvas);
-    if (!view) throw pt::ValueError(w + ": this view has no draggable 'range' (a histogram with range.draggable: true)");
-    view->set_range(r[0], r[1]);
+    const ptv::ControlValues values = controls_from_js(controls);
+    if (!canvas.content()) throw pt::ValueError("setControls(): the canvas shows no view");
+    canvas.content()->set_controls(values);
     canvas.invalidate();
     return 0;
   });
 }
 
+// For a view not made yet: the controls of the view its spec makes, after setting `controls` (unless
+// undefined) as the live view would, with the same checks.
+val spec_controls(const val& spec, const val& controls) {
+  return ptjs::guarded([&] {
+    const std::unique_ptr<ViewContent> view = kind_of(spec).make(spec);
+    if (!controls.isUndefined()) view->set_controls(controls_from_js(controls));
+    return controls_to_js(view->controls());
+  });
+}
+
 val view_readout(ViewCanvas& canvas) {
-  const ptv::HistogramView* view = draggable_histogram(canvas);
-  if (!view) return val::null();
-  const ptv::RangeReadout& r = *view->readout();
+  const ptv::Readout r = canvas.content() ? canvas.content()->readout() : ptv::Readout{};
+  if (r.empty()) return val::null();
   val out = val::object();
-  out.set("sqnr", r.sqnr);
-  out.set("clipped", r.clipped);
-  out.set("scale", r.scale);
-  out.set("zero_point", static_cast<double>(r.zero_point));
+  for (const auto& [name, v] : r) out.set(name, v);
   return out;
 }
 
-int view_drags(ViewCanvas& canvas) {
-  const ptv::HistogramView* view = draggable_histogram(canvas);
-  return view ? view->drags() : 0;
-}
-
-std::string view_cursor(ViewCanvas& canvas) {
-  const ptv::HistogramView* view = draggable_histogram(canvas);
-  return view && view->resize_cursor() ? "ew-resize" : "";
-}
+int view_input_changes(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->input_changes() : 0; }
+std::string view_cursor(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->cursor() : ""; }
 
 int hovered_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->hovered_item() : -1; }
 int selected_item(ViewCanvas& canvas) { return canvas.content() ? canvas.content()->selected_item() : -1; }
@@ -362,11 +335,13 @@ EMSCRIPTEN_BINDINGS(pt_views) {
       .function("hovered_item", &hovered_item)
       .function("selected_item", &selected_item);
   function("create_view_canvas", &create_view_canvas, allow_raw_pointers());
+  function("check_view_kind", &check_view_kind);
   function("set_view", &set_view);
   function("graph_state", &graph_state);
   function("view_controls", &view_controls);
   function("set_view_controls", &set_view_controls);
+  function("spec_controls", &spec_controls);
   function("view_readout", &view_readout);
-  function("view_drags", &view_drags);
+  function("view_input_changes", &view_input_changes);
   function("view_cursor", &view_cursor);
 }

@@ -62,6 +62,12 @@ inline emscripten::val shape_to_js(const pt::Shape& s) {
   return arr;
 }
 
+inline emscripten::val strings_to_js(const std::vector<std::string>& v) {
+  emscripten::val arr = emscripten::val::array();
+  for (const auto& s : v) arr.call<void>("push", s);
+  return arr;
+}
+
 // A JS typed array holding a copy of the tensor's data (Float32Array, Int8Array, ...).
 emscripten::val tensor_data_to_js(const pt::Tensor& t);
 // A tensor of `dtype` and `shape` filled from a JS array or typed array of numbers.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "view_canvas.h"
+#include "view_content.h"
 
 namespace ptv {
 

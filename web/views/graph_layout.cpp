@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <functional>
-#include <queue>
 #include <string>
 
 #include "core/error.h"
+#include "graph/report.h"
 
 namespace ptv {
 
@@ -62,27 +62,22 @@ GraphLayout layout_graph(const GraphLayoutInput& in) {
     pred[b].push_back(a);
   }
 
-  // Topological order (smallest index first among the ready nodes, so input order is kept).
-  std::vector<int> indeg(n), order;
-  for (int v = 0; v < n; ++v) indeg[v] = static_cast<int>(pred[v].size());
-  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-  for (int v = 0; v < n; ++v)
-    if (indeg[v] == 0) ready.push(v);
-  while (!ready.empty()) {
-    const int v = ready.top();
-    ready.pop();
-    order.push_back(v);
-    for (int w : succ[v])
-      if (--indeg[w] == 0) ready.push(w);
-  }
-  if (static_cast<int>(order.size()) != n) throw pt::ValueError("graph layout: the edges form a cycle");
-
-  // 1. Layers: longest path, then "hanging" nodes move down next to their first consumer: sources
-  // (parameters, inputs) and single-consumer nodes fed only by hanging nodes (a weight's observer,
-  // its quantize / dequantize), so a weight chain sits beside its conv, not in the first rows.
-  std::vector<int> layer(n, 0);
-  for (int v : order)
-    for (int w : succ[v]) layer[w] = std::max(layer[w], layer[v] + 1);
+  // 1. Layers: the given ones or the engine's longest path (which rejects a cycle). Ordered by layer
+  // (then index, so input order is kept), the nodes are in topological order: every edge goes down.
+  std::vector<int> layer = in.layers.empty() ? pt::longest_path_layers(n, in.edges) : in.layers;
+  if (static_cast<int>(layer.size()) != n || std::any_of(layer.begin(), layer.end(), [](int l) { return l < 0; }))
+    throw pt::ValueError("graph layout: 'layers' must hold one layer >= 0 per node (" + std::to_string(n) + "), got " +
+                         std::to_string(layer.size()));
+  for (auto [a, b] : in.edges)
+    if (layer[a] >= layer[b])
+      throw pt::ValueError("graph layout: edge (" + std::to_string(a) + ", " + std::to_string(b) + ") goes from layer " +
+                           std::to_string(layer[a]) + " to layer " + std::to_string(layer[b]) + "; layers must rise along every edge");
+  std::vector<int> order(n);
+  for (int v = 0; v < n; ++v) order[v] = v;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return layer[a] < layer[b]; });
+  // Then "hanging" nodes move down next to their first consumer: sources (parameters, inputs) and
+  // single-consumer nodes fed only by hanging nodes (a weight's observer, its quantize / dequantize),
+  // so a weight chain sits beside its conv, not in the first rows.
   std::vector<bool> hanging(n, false);
   for (int v : order) {
     hanging[v] = pred[v].empty() || succ[v].size() == 1;
@@ -95,8 +90,12 @@ GraphLayout layout_graph(const GraphLayoutInput& in) {
     for (int w : succ[v]) lowest = std::min(lowest, layer[w]);
     layer[v] = lowest - 1;
   }
-  int layers = 0;
-  for (int l : layer) layers = std::max(layers, l + 1);
+  // Layers left empty (given layers of a subset of a graph) are dropped: rows are the layers in use.
+  std::vector<int> used(layer.begin(), layer.end());
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (int& l : layer) l = static_cast<int>(std::lower_bound(used.begin(), used.end(), l) - used.begin());
+  const int layers = static_cast<int>(used.size());
 
   // 2. Dummy vertices on long edges; remember each edge's chain for its route.
   Layered g;

@@ -1,13 +1,17 @@
 // graph_layout.h — layered top-to-bottom layout of a small directed acyclic graph (an exported
-// program: tens to a few hundred nodes), for the graph view. Pure geometry: no ImGui, no engine.
+// program: tens to a few hundred nodes), for the graph view. Pure geometry: no ImGui; from the
+// engine only its layers (pt::longest_path_layers, engine/graph/report.h).
 //
 //   GraphLayoutInput in;  in.sizes = {{120, 34}, ...};  in.edges = {{0, 2}, {1, 2}};
+//   in.layers = {0, 0, 1};                // optional: the engine's ViewNode::layer of each node
 //   GraphLayout out = layout_graph(in);   // out.boxes[i] = top-left + size of node i; out.routes
 //
 // The classic layered (Sugiyama) steps, kept simple:
-//   1. layers: longest path from the sources; a source (a parameter, an input), and a single-user
-//      node fed only by such (a weight's observer or dequantize), then moves down to sit just
-//      above its first consumer, so weights are drawn next to the conv that reads them;
+//   1. layers: the given ones (a graph_view()'s, perhaps of a subset of its nodes), else the
+//      longest path from the sources; a source (a parameter, an input), and a single-user node fed
+//      only by such (a weight's observer or dequantize), then moves down to sit just above its
+//      first consumer, so weights are drawn next to the conv that reads them; layers no node is
+//      left in are dropped;
 //   2. an edge spanning several layers gets one invisible dummy point per layer it crosses;
 //   3. order within layers: barycenter sweeps down and up, keeping the order with fewest crossings;
 //   4. x: each node moves toward the mean x of its neighbours (a leaf, e.g. a weight, follows its
@@ -27,6 +31,7 @@ struct LayoutPoint {
 struct GraphLayoutInput {
   std::vector<LayoutPoint> sizes;          // width, height of each node's box
   std::vector<std::pair<int, int>> edges;  // (from, to) node indices; from is drawn above to
+  std::vector<int> layers;                 // empty, or one per node (>= 0) rising along every edge
   float h_gap = 24, v_gap = 36;
 };
 
@@ -42,7 +47,8 @@ struct GraphLayout {
   int crossings = 0;  // edge crossings between neighbouring layers (dummies included)
 };
 
-// Throws pt::ValueError when an edge names a node out of range or the edges form a cycle.
+// Throws pt::ValueError when an edge names a node out of range, the edges form a cycle, or given
+// layers do not rise along an edge.
 GraphLayout layout_graph(const GraphLayoutInput& in);
 
 }  // namespace ptv

@@ -21,15 +21,30 @@ struct BoxStyle {
   ImU32 fill, border;
 };
 
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-
-BoxStyle style_of(const GraphNodeData& n) {
-  if (n.is_observer) return {IM_COL32(214, 240, 220, 255), IM_COL32(46, 158, 79, 255)};
-  if (contains(n.target, "quantize_per") || contains(n.target, "choose_qparams"))
-    return {IM_COL32(233, 222, 247, 255), IM_COL32(130, 80, 190, 255)};
-  if (n.op == "placeholder" || n.op == "output") return {IM_COL32(236, 238, 241, 255), IM_COL32(120, 126, 134, 255)};
-  if (n.op == "get_attr") return {IM_COL32(253, 246, 214, 255), IM_COL32(190, 160, 60, 255)};
+BoxStyle style_of(const pt::ViewNode& n) {
+  switch (n.kind) {
+    case pt::NodeKind::observer: return {IM_COL32(214, 240, 220, 255), IM_COL32(46, 158, 79, 255)};
+    case pt::NodeKind::quantize:
+    case pt::NodeKind::dequantize:
+    case pt::NodeKind::choose_qparams: return {IM_COL32(233, 222, 247, 255), IM_COL32(130, 80, 190, 255)};
+    case pt::NodeKind::placeholder:
+    case pt::NodeKind::output: return {IM_COL32(236, 238, 241, 255), IM_COL32(120, 126, 134, 255)};
+    case pt::NodeKind::get_attr: return {IM_COL32(253, 246, 214, 255), IM_COL32(190, 160, 60, 255)};
+    case pt::NodeKind::op: break;
+  }
   return {IM_COL32(255, 255, 255, 255), IM_COL32(66, 133, 214, 255)};
+}
+
+// "[4, 8, 16, 16] float32" for the hover; the shape or the dtype alone when only one is known.
+std::string shape_text(const pt::ViewNode& n) {
+  const std::string shape = n.shape.empty() ? "" : pt::shape_str(n.shape);
+  return shape + (shape.empty() || n.dtype.empty() ? "" : " ") + n.dtype;
+}
+
+// The layers graph_view() gave a stage's nodes, or none when some node has none (view data made
+// by hand): the layout then finds them.
+bool has_layers(const pt::GraphView& g) {
+  return std::all_of(g.nodes.begin(), g.nodes.end(), [](const pt::ViewNode& n) { return n.layer >= 0; });
 }
 
 // Low values red, high values blue (a diverging scale readable with colour-vision deficiencies).
@@ -58,24 +73,29 @@ void validate(const GraphViewData& d) {
   std::set<std::string> everywhere;
   for (size_t s = 0; s < d.stages.size(); ++s) {
     const GraphStage& st = d.stages[s];
+    const std::vector<pt::ViewNode>& nodes = st.graph.nodes;
+    const std::vector<pt::ViewEdge>& edges = st.graph.edges;
     const std::string where = "graph view: stage " + std::to_string(s) + (st.title.empty() ? "" : " ('" + st.title + "')");
-    if (st.nodes.size() > 2000) throw pt::ValueError(where + " has " + std::to_string(st.nodes.size()) + " nodes; at most 2000 are drawn");
+    if (nodes.size() > 2000) throw pt::ValueError(where + " has " + std::to_string(nodes.size()) + " nodes; at most 2000 are drawn");
     std::map<std::string, int> index;
-    for (size_t i = 0; i < st.nodes.size(); ++i) {
-      if (st.nodes[i].name.empty()) throw pt::ValueError(where + ": nodes[" + std::to_string(i) + "] has no name");
-      if (!index.emplace(st.nodes[i].name, static_cast<int>(i)).second)
-        throw pt::ValueError(where + ": two nodes are named '" + st.nodes[i].name + "'");
-      if (st.nodes[i].has_value && !std::isfinite(st.nodes[i].value))
-        throw pt::ValueError(where + ": node '" + st.nodes[i].name + "' has a value that is not finite");
-      everywhere.insert(st.nodes[i].name);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (nodes[i].name.empty()) throw pt::ValueError(where + ": nodes[" + std::to_string(i) + "] has no name");
+      if (!index.emplace(nodes[i].name, static_cast<int>(i)).second)
+        throw pt::ValueError(where + ": two nodes are named '" + nodes[i].name + "'");
+      if (nodes[i].has_value && !std::isfinite(nodes[i].value))
+        throw pt::ValueError(where + ": node '" + nodes[i].name + "' has a value that is not finite");
+      everywhere.insert(nodes[i].name);
     }
-    GraphLayoutInput probe;  // checks that the edges name known nodes and form no cycle
-    probe.sizes.resize(st.nodes.size());
-    for (size_t e = 0; e < st.edges.size(); ++e) {
-      const auto a = index.find(st.edges[e].from), b = index.find(st.edges[e].to);
+    // The layout checks that the edges form no cycle, or go down the layers graph_view() gave.
+    GraphLayoutInput probe;
+    probe.sizes.resize(nodes.size());
+    if (has_layers(st.graph))
+      for (const pt::ViewNode& n : nodes) probe.layers.push_back(static_cast<int>(n.layer));
+    for (size_t e = 0; e < edges.size(); ++e) {
+      const auto a = index.find(edges[e].from), b = index.find(edges[e].to);
       if (a == index.end() || b == index.end())
-        throw pt::ValueError(where + ": edges[" + std::to_string(e) + "] joins '" + st.edges[e].from + "' -> '" + st.edges[e].to + "', but " +
-                             (a == index.end() ? st.edges[e].from : st.edges[e].to) + " is not a node");
+        throw pt::ValueError(where + ": edges[" + std::to_string(e) + "] joins '" + edges[e].from + "' -> '" + edges[e].to + "', but " +
+                             (a == index.end() ? edges[e].from : edges[e].to) + " is not a node");
       probe.edges.emplace_back(a->second, b->second);
     }
     try {
@@ -95,7 +115,7 @@ void GraphView::set_data(GraphViewData d) {
   hovered_ = {};
   has_values_ = false;
   for (const GraphStage& st : data_.stages)
-    for (const GraphNodeData& n : st.nodes) {
+    for (const pt::ViewNode& n : st.graph.nodes) {
       if (!n.has_value) continue;
       value_min_ = has_values_ ? std::min(value_min_, n.value) : n.value;
       value_max_ = has_values_ ? std::max(value_max_, n.value) : n.value;
@@ -105,10 +125,10 @@ void GraphView::set_data(GraphViewData d) {
 
 const std::string& GraphView::hovered_name() const {
   static const std::string none;
-  return hovered_.stage < 0 ? none : data_.stages[hovered_.stage].nodes[hovered_.node].name;
+  return hovered_.stage < 0 ? none : data_.stages[hovered_.stage].graph.nodes[hovered_.node].name;
 }
 
-std::vector<std::string> GraphView::box_lines(const GraphNodeData& n) const {
+std::vector<std::string> GraphView::box_lines(const pt::ViewNode& n) const {
   std::vector<std::string> lines{n.label.empty() ? n.name : n.label};
   if (!n.label.empty() && n.label != n.name) lines.push_back(n.name);
   if (data_.show_annotations)
@@ -124,14 +144,15 @@ void GraphView::lay_out() {
   float x = 0;
   world_h_ = 0;
   for (const GraphStage& st : data_.stages) {
+    const std::vector<pt::ViewNode>& nodes = st.graph.nodes;
     std::map<std::string, int> index;
-    for (size_t i = 0; i < st.nodes.size(); ++i) index[st.nodes[i].name] = static_cast<int>(i);
-    std::vector<std::vector<int>> nb(st.nodes.size());  // undirected, for focus
-    for (const GraphEdgeData& e : st.edges) {
+    for (size_t i = 0; i < nodes.size(); ++i) index[nodes[i].name] = static_cast<int>(i);
+    std::vector<std::vector<int>> nb(nodes.size());  // undirected, for focus
+    for (const pt::ViewEdge& e : st.graph.edges) {
       nb[index[e.from]].push_back(index[e.to]);
       nb[index[e.to]].push_back(index[e.from]);
     }
-    std::vector<int> dist(st.nodes.size(), data_.focus.empty() ? 0 : -1);
+    std::vector<int> dist(nodes.size(), data_.focus.empty() ? 0 : -1);
     std::vector<int> frontier;
     for (const std::string& f : data_.focus)
       if (index.count(f)) {
@@ -149,20 +170,22 @@ void GraphView::lay_out() {
       frontier = std::move(next);
     }
     StageLayout sl;
-    sl.local.assign(st.nodes.size(), -1);
+    sl.local.assign(nodes.size(), -1);
     GraphLayoutInput in;
     in.h_gap = 18;  // compact: more of the graph at a readable scale
     in.v_gap = 28;
-    for (size_t i = 0; i < st.nodes.size(); ++i) {
-      if (dist[i] < 0 || (!data_.show_params && st.nodes[i].op == "get_attr")) continue;
+    const bool layered = has_layers(st.graph);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (dist[i] < 0 || (!data_.show_params && nodes[i].kind == pt::NodeKind::get_attr)) continue;
       sl.local[i] = static_cast<int>(sl.shown.size());
       sl.shown.push_back(static_cast<int>(i));
+      if (layered) in.layers.push_back(static_cast<int>(nodes[i].layer));
       float w = 0;
-      const auto lines = box_lines(st.nodes[i]);
+      const auto lines = box_lines(nodes[i]);
       for (const std::string& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
       in.sizes.push_back({w + 2 * kPad, static_cast<float>(lines.size()) * line_h + kPad});
     }
-    for (const GraphEdgeData& e : st.edges) {
+    for (const pt::ViewEdge& e : st.graph.edges) {
       const int a = sl.local[index[e.from]], b = sl.local[index[e.to]];
       if (a >= 0 && b >= 0) in.edges.emplace_back(a, b);
     }
@@ -185,7 +208,7 @@ void GraphView::lay_out() {
   needs_layout_ = false;
 }
 
-ImU32 GraphView::fill_of(const GraphNodeData& n) const {
+ImU32 GraphView::fill_of(const pt::ViewNode& n) const {
   if (n.has_value && has_values_) return value_colour(value_max_ > value_min_ ? (n.value - value_min_) / (value_max_ - value_min_) : 0.5);
   return style_of(n).fill;
 }
@@ -330,9 +353,9 @@ void GraphView::draw() {
     const StageLayout& sl = stages_[s];
     // Edges first, under the boxes; those of the hovered or selected node stand out.
     std::map<std::string, int> index;
-    for (size_t i = 0; i < st.nodes.size(); ++i) index[st.nodes[i].name] = static_cast<int>(i);
+    for (size_t i = 0; i < st.graph.nodes.size(); ++i) index[st.graph.nodes[i].name] = static_cast<int>(i);
     size_t route = 0;
-    for (const GraphEdgeData& e : st.edges) {
+    for (const pt::ViewEdge& e : st.graph.edges) {
       const int a = index[e.from], b = index[e.to];
       if (sl.local[a] < 0 || sl.local[b] < 0) continue;
       const auto& pts = sl.layout.routes[route++];
@@ -345,7 +368,7 @@ void GraphView::draw() {
       arrow_head(dl, screen.back(), screen[screen.size() - 2], col, 7 * std::max(0.6f, zoom));
     }
     for (size_t i = 0; i < sl.shown.size(); ++i) {
-      const GraphNodeData& n = st.nodes[sl.shown[i]];
+      const pt::ViewNode& n = st.graph.nodes[sl.shown[i]];
       const LayoutBox& b = sl.layout.boxes[i];
       const ImVec2 p0 = to_screen(sl.x + b.x, b.y), p1 = to_screen(sl.x + b.x + b.w, b.y + b.h);
       const BoxStyle style = style_of(n);
@@ -387,7 +410,7 @@ void GraphView::draw() {
       const GraphStage& st = data_.stages[s];
       const StageLayout& sl = stages_[s];
       for (size_t i = 0; i < sl.shown.size(); ++i) {
-        const GraphNodeData& n = st.nodes[sl.shown[i]];
+        const pt::ViewNode& n = st.graph.nodes[sl.shown[i]];
         const LayoutBox& b = sl.layout.boxes[i];
         ImVec2 p0 = to_map(sl.x + b.x, b.y), p1 = to_map(sl.x + b.x + b.w, b.y + b.h);
         p1 = ImVec2(std::max(p1.x, p0.x + 1), std::max(p1.y, p0.y + 1));
@@ -427,13 +450,13 @@ void GraphView::draw() {
   }
 
   if (hovered_.stage >= 0) {
-    const GraphNodeData& n = data_.stages[hovered_.stage].nodes[hovered_.node];
+    const pt::ViewNode& n = data_.stages[hovered_.stage].graph.nodes[hovered_.node];
     ImGui::BeginTooltip();
     ImGui::Text("%s", n.name.c_str());
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kMuted), "%s  %s", n.op.c_str(), n.target.c_str());
-    if (!n.shape.empty()) ImGui::TextUnformatted(n.shape.c_str());
+    if (!n.shape.empty() || !n.dtype.empty()) ImGui::TextUnformatted(shape_text(n).c_str());
     for (const std::string& l : n.annotations) ImGui::TextUnformatted(l.c_str());
-    for (const std::string& l : n.details) ImGui::TextUnformatted(l.c_str());
+    for (const std::string& l : n.qparams) ImGui::TextUnformatted(l.c_str());
     if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
     ImGui::EndTooltip();
   } else if (hot_button >= 0) {

@@ -1,10 +1,10 @@
 // graph_view.h — the graph view: an exported / prepared / converted program drawn top to bottom,
 // one column per stage (export | prepare | convert) with the selection synced across them by node
-// name. Boxes: observers green, quantize / dequantize purple, parameters yellow, inputs and outputs
-// grey; with a per-node value (e.g. SQNR) the fill follows a colour scale with a legend. Each box
-// shows the node's label, its name and (optionally) its annotation lines; hovering shows details
-// (op, target, shape, annotations, qparams lines given by the page); a click selects a node in
-// every stage.
+// name. Boxes by node kind (pt::NodeKind): observers green, quantize / dequantize / choose_qparams
+// purple, parameters yellow, inputs and outputs grey; with a per-node value (e.g. SQNR) the fill
+// follows a colour scale with a legend. Each box shows the node's label, its name and (optionally)
+// its annotation lines; hovering shows details (op, target, shape, annotations, qparams lines); a
+// click selects a node in every stage.
 // Readable at lesson size (graph_viewport.h): the first view never shrinks text below a readable
 // scale; a graph too big for the canvas opens on its focused nodes (else its top-left) and shows
 // an overview in the bottom-right corner (the whole graph, the part in view outlined, selected
@@ -15,37 +15,24 @@
 // top while panning. A click selects only when the pointer did not move: a drag from a node pans.
 // Focus: with `focus` names, only nodes within `hops` edges of them are drawn; show_params = false
 // leaves out parameter (get_attr) nodes, which makes wide graphs readable at a glance.
-// The data is graph_view() of the engine (engine/graph/report.h) per stage; the layout is
-// graph_layout.h; nothing here knows quantization beyond the names it colours.
+// The data is the engine's own view data, pt::GraphView (graph_view() in engine/graph/report.h), per
+// stage; the layout (graph_layout.h) puts nodes in the layers graph_view() gave them (when every node
+// of a stage has one, else it finds them); nothing here knows quantization beyond the kinds it colours.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "graph/report.h"
 #include "graph_layout.h"
 #include "graph_viewport.h"
 #include "imgui.h"
-#include "view_canvas.h"
+#include "view_content.h"
 
 namespace ptv {
 
-struct GraphNodeData {
-  std::string name, op, target, label;
-  std::string shape;                     // e.g. "[4, 8, 16, 16] float32"; "" when unknown
-  bool is_observer = false;
-  std::vector<std::string> annotations;  // drawn in the box when show_annotations
-  std::vector<std::string> details;      // extra hover lines (qparams, ...)
-  bool has_value = false;
-  double value = 0;
-};
-
-struct GraphEdgeData {
-  std::string from, to;
-};
-
 struct GraphStage {
   std::string title;
-  std::vector<GraphNodeData> nodes;
-  std::vector<GraphEdgeData> edges;
+  pt::GraphView graph;  // nodes and edges as graph_view() gives them
 };
 
 struct GraphViewData {
@@ -71,8 +58,8 @@ class GraphView : public ViewContent {
   // What was laid out, per stage (after focus): node indices into the stage's nodes, boxes in
   // world coordinates, and the crossings count. Laid out on the first draw after set_data.
   struct StageLayout {
-    std::vector<int> shown;  // indices into GraphStage::nodes
-    std::vector<int> local;  // GraphStage::nodes index -> index into shown, -1 when not shown
+    std::vector<int> shown;  // indices into the stage's graph.nodes
+    std::vector<int> local;  // graph.nodes index -> index into shown, -1 when not shown
     GraphLayout layout;      // boxes[i] belongs to nodes[shown[i]]
     float x = 0;             // the stage's left edge in world coordinates
   };
@@ -88,11 +75,11 @@ class GraphView : public ViewContent {
 
  private:
   struct Hit {
-    int stage = -1, node = -1;  // node: index into GraphStage::nodes
+    int stage = -1, node = -1;  // node: index into the stage's graph.nodes
   };
   void lay_out();
-  std::vector<std::string> box_lines(const GraphNodeData& n) const;
-  ImU32 fill_of(const GraphNodeData& n) const;
+  std::vector<std::string> box_lines(const pt::ViewNode& n) const;
+  ImU32 fill_of(const pt::ViewNode& n) const;
 
   GraphViewData data_;
   std::vector<StageLayout> stages_;

@@ -1,6 +1,6 @@
 // histogram_view.cpp — draws HistogramData with ImDrawList: axes with round ticks, bars split at
 // the range lines (inside blue, outside red), the range band, a hover tooltip per bin; a draggable
-// range's ends follow the pointer and its readout line (range_readout.h) follows the range.
+// range's ends follow the pointer and its readout line (pt::range_quantization) follows the range.
 #include "histogram_view.h"
 
 #include <algorithm>
@@ -28,17 +28,14 @@ void validate(const HistogramData& d) {
     throw pt::ValueError("histogram: 'range' must be finite with min <= max, got min=" + fmt(d.range_min) + " max=" + fmt(d.range_max));
   if (d.clipped > 1 || std::isnan(d.clipped))
     throw pt::ValueError("histogram: 'clipped' is a fraction in [0, 1], got " + fmt(d.clipped));
-  if (d.draggable) {
-    if (!d.has_range) throw pt::ValueError("histogram: 'range.draggable' needs a 'range' with min and max");
-    validate_range(d.range_min, d.range_max);
-    validate(d.quant);
-    validate_values(d.values);
-  }
+  // A draggable range's values, range and quant settings are checked by pt::range_quantization (set_data).
+  if (d.draggable && !d.has_range) throw pt::ValueError("histogram: 'range.draggable' needs a 'range' with min and max");
 }
 
 void HistogramView::set_data(HistogramData d) {
   validate(d);
-  const RangeReadout r = d.draggable ? range_readout(d.values, d.range_min, d.range_max, d.quant) : RangeReadout{};
+  const pt::RangeQuantization r =
+      d.draggable ? pt::range_quantization(d.values, d.range_min, d.range_max, d.quant) : pt::RangeQuantization{};
   data_ = std::move(d);
   readout_ = r;
   hovered_bin_ = -1;
@@ -47,15 +44,31 @@ void HistogramView::set_data(HistogramData d) {
 }
 
 void HistogramView::apply_range(double min, double max) {
-  const RangeReadout r = range_readout(data_.values, min, max, data_.quant);
+  const pt::RangeQuantization r = pt::range_quantization(data_.values, min, max, data_.quant);
   data_.range_min = min;
   data_.range_max = max;
   readout_ = r;
 }
 
-void HistogramView::set_range(double min, double max) {
-  if (!data_.draggable) throw pt::ValueError("histogram: this view's 'range' is not draggable (range.draggable: true)");
-  apply_range(min, max);
+std::vector<Control> HistogramView::controls() const {
+  if (!data_.draggable) return {};
+  return {{"range", {data_.range_min, data_.range_max}, {"range.min", "range.max"}}};
+}
+
+void HistogramView::set_controls(const ControlValues& values) {
+  for (const auto& [name, v] : values) {
+    if (name != "range" || !data_.draggable)
+      throw pt::ValueError("histogram: this view has no control '" + name +
+                           "' (its draggable 'range' is one when range.draggable is true)");
+    if (v.size() != 2) throw pt::ValueError("histogram: 'range' must be [min, max], got " + std::to_string(v.size()) + " numbers");
+  }
+  if (const auto it = values.find("range"); it != values.end()) apply_range(it->second[0], it->second[1]);
+}
+
+Readout HistogramView::readout() const {
+  if (!data_.draggable) return {};
+  return {{"sqnr", readout_.sqnr}, {"clipped", readout_.clipped}, {"scale", readout_.scale},
+          {"zero_point", static_cast<double>(readout_.zero_point)}};
 }
 
 void HistogramView::draw() {
@@ -138,7 +151,7 @@ void HistogramView::draw() {
       if (nmin != d.range_min || nmax != d.range_max) {
         try {
           apply_range(nmin, nmax);
-          ++drags_;
+          ++input_changes_;
         } catch (const pt::Error&) {
           // Validated data cannot fail here; if it did, the range stays where it was (draw() runs
           // outside guarded(), so nothing may escape to JS).
@@ -153,12 +166,12 @@ void HistogramView::draw() {
 
   // Hover: which bin is under the pointer (none while a range end is under it or dragged).
   hovered_bin_ = -1;
-  if (ImGui::IsWindowHovered() && !resize_cursor() && mouse.x >= p0.x && mouse.x < p1.x && mouse.y >= p0.y &&
+  if (ImGui::IsWindowHovered() && !on_range_end() && mouse.x >= p0.x && mouse.x < p1.x && mouse.y >= p0.y &&
       mouse.y <= p1.y)
     hovered_bin_ = std::min(n - 1, static_cast<int>((mouse.x - p0.x) / pw * n));
   if (hovered_bin_ >= 0 && !grabbed && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     selected_bin_ = selected_bin_ == hovered_bin_ ? -1 : hovered_bin_;
-  if (resize_cursor()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  if (on_range_end()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
 
   // Bars: the part of each bar inside the range in blue, outside in red.
   for (int i = 0; i < n; ++i) {

@@ -8,19 +8,20 @@
 // (the lesson runner) the same HistogramData is the view's output.
 //
 // A draggable range (JS: range: { min, max, label?, draggable: true }, with the raw `values` and
-// quant: { quant_min, quant_max, symmetric?: false, dtype?: 'int8' }) lets the learner move its ends:
-// pressing within kGrabPx of a range line grabs that end (the pointer shows a resize cursor over it),
-// dragging moves it within [lo, hi] and never past the other end; a click elsewhere still selects a
-// bin. For the current range the view shows a readout line, "SQNR 38.21 dB   clipped 0.41%   scale
-// 0.0118 zp -128", computed by range_readout() (range_readout.h) with the engine's own
-// calculate_qparams, quantize / dequantize and sqnr — recomputed only when the range changes. The
-// readout's clipped share replaces the data's `clipped` (which described the range it came with).
+// quant: { quant_min, quant_max, symmetric?: false, dtype?: 'int8' }) is the view's control "range"
+// = [min, max] (view_content.h; spec fields range.min, range.max): pressing within kGrabPx of a range
+// line grabs that end (the pointer shows a resize cursor over it), dragging moves it within [lo, hi]
+// and never past the other end; a click elsewhere still selects a bin. For the current range the
+// view shows a readout line, "SQNR 38.21 dB   clipped 0.41%   scale 0.0118 zp -128": the engine's
+// pt::range_quantization (engine/quant/range_quantization.h), recomputed only when the range
+// changes. The readout's clipped share replaces the data's `clipped` (which described the range it
+// came with).
 #pragma once
 #include <string>
 #include <vector>
 
-#include "range_readout.h"
-#include "view_canvas.h"
+#include "quant/range_quantization.h"
+#include "view_content.h"
 
 namespace ptv {
 
@@ -35,7 +36,7 @@ struct HistogramData {
   bool log_y = false;           // log10(1 + count) on the y axis, for heavy tails
   bool draggable = false;       // range.draggable: the learner may drag the range's ends (needs has_range)
   std::vector<float> values;    // draggable: the raw data the readout quantizes (float32, as the engine's)
-  RangeQuant quant;             // draggable: how qparams follow the range
+  pt::RangeQuant quant;         // draggable: how qparams follow the range
 };
 
 // Throws pt::ValueError naming the field when the data cannot be drawn.
@@ -46,31 +47,30 @@ class HistogramView : public ViewContent {
   static constexpr float kGrabPx = 5;  // how near (CSS px) to a range line a press grabs it
 
   void set_data(HistogramData d);  // validates first: on error the old data stays
-  const HistogramData& data() const { return data_; }
   int hovered_item() const override { return hovered_bin_; }    // a bin, or -1
   int selected_item() const override { return selected_bin_; }  // a bin, or -1
   void draw() override;
 
-  // Draggable range: moves it as a drag would (ValueError naming 'range' when the view has no
-  // draggable range or min < max does not hold; on error nothing changes). Not counted as a drag.
-  void set_range(double min, double max);
-  // The readout for the current range; null unless the range is draggable.
-  const RangeReadout* readout() const { return data_.draggable ? &readout_ : nullptr; }
-  // Counts the range changes made by dragging, so the page can tell the learner moved a control.
-  int drags() const { return drags_; }
-  // True while the pointer is over a range end or drags one (the page shows a resize cursor).
-  bool resize_cursor() const { return near_handle_ >= 0 || dragging_ >= 0; }
+  // A draggable range is the control "range" = [min, max]; a histogram without one has no controls.
+  std::vector<Control> controls() const override;
+  // ValueError naming 'range' when the view has no draggable range, the value is not [min, max] or
+  // min < max does not hold; on error nothing changes. Not counted as the learner's input.
+  void set_controls(const ControlValues& values) override;
+  // { sqnr, clipped, scale, zero_point } for the current range; empty unless the range is draggable.
+  Readout readout() const override;
+  // "ew-resize" while the pointer is over a range end or drags one.
+  const char* cursor() const override { return on_range_end() ? "ew-resize" : ""; }
 
  private:
+  bool on_range_end() const { return near_handle_ >= 0 || dragging_ >= 0; }  // the pointer is over or drags an end
   void apply_range(double min, double max);  // recomputes the readout first; throws, changing nothing
 
   HistogramData data_;
-  RangeReadout readout_;
+  pt::RangeQuantization readout_;
   int hovered_bin_ = -1;
   int selected_bin_ = -1;
   int near_handle_ = -1;  // 0 the min line, 1 the max line, -1 none (under the pointer)
   int dragging_ = -1;     // the end being dragged, -1 none
-  int drags_ = 0;
 };
 
 }  // namespace ptv

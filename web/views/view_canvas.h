@@ -7,7 +7,7 @@
 //     WebGL context is current, so frame() always makes both contexts current first);
 //   - a queue of pointer events fed from JS (web/app/views.js), applied a few per frame so a fast
 //     click (down and up between two frames) is still seen by ImGui;
-//   - one ViewContent: what is drawn (a histogram chart, later graph views and more charts);
+//   - one ViewContent (view_content.h): what is drawn (a chart, a graph view);
 //   - a font atlas rasterised at the device pixel ratio (io.FontGlobalScale = 1 / ratio), so text
 //     stays sharp on high-density screens. ImGui's built-in font covers ASCII only: text in other
 //     scripts (lesson titles in 繁體中文) belongs in HTML around the canvas, not in the view.
@@ -21,20 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "view_content.h"
+
 struct ImGuiContext;
 
 namespace ptv {
-
-// What a canvas shows. draw() runs inside an ImGui window that covers the whole canvas.
-// hovered_item / selected_item: the view's item under the pointer / picked by a click (a bin, a
-// point, a bar group, a node), -1 for none; pages and tests read them.
-class ViewContent {
- public:
-  virtual ~ViewContent() = default;
-  virtual void draw() = 0;
-  virtual int hovered_item() const { return -1; }
-  virtual int selected_item() const { return -1; }
-};
 
 struct PointerEvent {
   enum class Kind { Move, Button, Wheel, Leave };

@@ -1,0 +1,95 @@
+// views.test.js — what the views take and check without a canvas (web/bindings/bind_views.cpp): the
+// graph view's data as gm.graph_view() gives it (node kinds and layers, read back by the view), the
+// view kinds, and the controls every view has, checked in C++ alone (web/views/view_content.h): a
+// histogram's draggable range, a view without controls. The drawing itself is the e2e test's.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../web/api/index.js';
+
+const pt = await loadEngine();
+const M = pt.module;
+
+// A binding call, with the engine's typed error raised as the API raises it.
+function call(fn, ...args) {
+  const out = fn(...args);
+  const err = M.take_error();
+  if (err) throw new pt.errors[err.kind](err.message);
+  return out;
+}
+
+function stages() {
+  return pt.scope(() => {
+    pt.manual_seed(0);
+    const model = pt.get_model('conv_relu');
+    const gm = pt.export(model, [pt.randn([2, ...model.input_shape])]);
+    const prepared = pt.prepare_pt2e(gm, new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config()));
+    prepared.forward(pt.randn([2, ...model.input_shape]));
+    const converted = pt.convert_pt2e(prepared);
+    return [['export', gm], ['prepare_pt2e', prepared], ['convert_pt2e', converted]].map(([title, g]) => ({ title, ...g.graph_view() }));
+  });
+}
+
+test('graph_view nodes carry their node kind and layer; the graph view reads them back', () => {
+  const [exported, prepared, converted] = stages();
+  const kind = (s, name) => s.nodes.find((n) => n.name === name)?.kind;
+  assert.equal(kind(exported, 'x'), 'placeholder');
+  assert.equal(kind(exported, 'conv2d'), 'op');
+  assert.equal(kind(exported, 'output'), 'output');
+  assert.ok(exported.nodes.some((n) => n.kind === 'get_attr' && n.op === 'get_attr'));
+  assert.ok(prepared.nodes.filter((n) => n.is_observer).every((n) => n.kind === 'observer'));
+  assert.ok(converted.nodes.some((n) => n.kind === 'quantize' && /quantize_per_tensor/.test(n.target)));
+  assert.ok(converted.nodes.some((n) => n.kind === 'dequantize'));
+  for (const s of [exported, prepared, converted]) {
+    const layer = new Map(s.nodes.map((n) => [n.name, n.layer]));
+    assert.ok(s.edges.every((e) => layer.get(e.from) < layer.get(e.to)), `${s.title}: every edge goes down a layer`);
+  }
+  const spec = { view: 'graph', stages: [exported, prepared, converted], show_params: false, focus: ['conv2d'], hops: 2 };
+  assert.deepEqual(call(M.spec_controls, spec, undefined), [], 'a graph view has no controls');
+});
+
+test('graph view data made by hand: layers are found, a cycle or layers that do not rise are named', () => {
+  const node = (name, extra = {}) => ({ name, op: 'call_function', target: 'aten.relu.default', label: 'relu', ...extra });
+  const spec = (nodes, edges) => ({ view: 'graph', nodes, edges });
+  assert.deepEqual(call(M.spec_controls, spec([node('a'), node('b')], [{ from: 'a', to: 'b' }]), undefined), []);
+  assert.throws(() => call(M.spec_controls, spec([node('a'), node('b')], [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }]), undefined),
+    (e) => e.name === 'ValueError' && /cycle/.test(e.message));
+  assert.throws(() => call(M.spec_controls, spec([node('a', { layer: 1 }), node('b', { layer: 1 })], [{ from: 'a', to: 'b' }]), undefined),
+    (e) => e.name === 'ValueError' && /layer 1 to layer 1/.test(e.message));
+  assert.throws(() => call(M.spec_controls, spec([node('a', { kind: 'nope' })], []), undefined),
+    (e) => e.name === 'ValueError' && /kind must be one of placeholder, get_attr, op, observer/.test(e.message));
+});
+
+test('view kinds: an unknown one is a ValueError listing the known ones', () => {
+  call(M.check_view_kind, { view: 'histogram' });
+  assert.throws(() => call(M.check_view_kind, { view: 'pie' }), (e) => e.name === 'ValueError' && /unknown view 'pie'; known: histogram, line, bar, graph/.test(e.message));
+  assert.throws(() => call(M.check_view_kind, undefined), (e) => e.name === 'ValueError' && /unknown view undefined/.test(e.message));
+});
+
+test('controls: a draggable histogram range is checked in C++ before the view is drawn', () => {
+  const values = [-2, -0.5, 0, 0.25, 1, 3];
+  const spec = { view: 'histogram', lo: -3, hi: 3, counts: [1, 2, 2, 1], values,
+    range: { min: -2, max: 3, label: 'MinMaxObserver', draggable: true }, quant: { quant_min: -128, quant_max: 127 } };
+  assert.deepEqual(call(M.spec_controls, spec, undefined), [{ name: 'range', value: [-2, 3], fields: ['range.min', 'range.max'] }]);
+  assert.deepEqual(call(M.spec_controls, spec, { range: [-0.5, 1.5] })[0].value, [-0.5, 1.5]);
+  for (const [bad, kind, text] of [
+    [{ range: [2, 1] }, 'ValueError', /'range' must be finite with min < max/],
+    [{ range: [0, NaN] }, 'ValueError', /'range'/],
+    [{ range: [0] }, 'ValueError', /'range' must be \[min, max\], got 1 numbers/],
+    [{ range: ['a', 1] }, 'TypeError', /range\[0\] is not a number/],
+    [{ bins: [1, 2] }, 'ValueError', /no control 'bins'/],
+    [null, 'TypeError', /controls must be an object/]]) {
+    assert.throws(() => call(M.spec_controls, spec, bad), (e) => e.name === kind && text.test(e.message), JSON.stringify(bad));
+  }
+  const fixed = { ...spec, range: { min: -2, max: 3 } };
+  assert.deepEqual(call(M.spec_controls, fixed, undefined), [], 'a range that is not draggable is no control');
+  assert.throws(() => call(M.spec_controls, fixed, { range: [0, 1] }), (e) => e.name === 'ValueError' && /no control 'range'/.test(e.message));
+  assert.throws(() => call(M.spec_controls, { ...spec, quant: { quant_min: 1, quant_max: 127 } }, undefined),
+    (e) => e.name === 'ValueError' && /'quant.quant_min'/.test(e.message));
+});
+
+test('controls: a view without controls has none and rejects any', () => {
+  const line = { view: 'line', series: [{ name: 'min_val', y: [1, 2, 3] }] };
+  assert.deepEqual(call(M.spec_controls, line, undefined), []);
+  assert.throws(() => call(M.spec_controls, line, { range: [0, 1] }), (e) => e.name === 'ValueError' && /this view has no controls, but 'range' was given/.test(e.message));
+  assert.deepEqual(call(M.spec_controls, line, {}), [], 'no controls given: nothing to reject');
+});
