@@ -44,6 +44,13 @@ std::vector<std::string> names_of(const auto& series) {
   return names;
 }
 
+// The series' legend (when there are several) and, under it, the chart's plot rectangle.
+PlotArea legend_and_plot_area(ImDrawList* dl, const auto& series, bool x_label) {
+  const float legend_h = series.size() > 1 ? draw_legend(dl, ImGui::GetCursorScreenPos(), names_of(series)) : 0;
+  ImGui::Dummy(ImVec2(1, legend_h));
+  return plot_area_in_window(ImGui::GetTextLineHeight() + 6, x_label);
+}
+
 }  // namespace
 
 void validate(const LineChartData& d) {
@@ -79,19 +86,10 @@ void validate(const BarChartData& d) {
   }
 }
 
-void LineChartView::set_data(LineChartData d) {
-  validate(d);
-  data_ = std::move(d);
-  hovered_index_ = -1;
-}
-
 void LineChartView::draw() {
   const LineChartData& d = data_;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float legend_h = d.series.size() > 1 ? draw_legend(dl, ImGui::GetCursorScreenPos(), names_of(d.series)) : 0;
-  ImGui::Dummy(ImVec2(1, legend_h));
-  const float line_h = ImGui::GetTextLineHeight();
-  PlotArea area = plot_area_in_window(line_h + 6, !d.x_label.empty());
+  PlotArea area = legend_and_plot_area(dl, d.series, !d.x_label.empty());
   if (!area.usable()) return;
 
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -155,19 +153,10 @@ void LineChartView::draw() {
   ImGui::Dummy(ImGui::GetContentRegionAvail());
 }
 
-void BarChartView::set_data(BarChartData d) {
-  validate(d);
-  data_ = std::move(d);
-  hovered_index_ = -1;
-}
-
 void BarChartView::draw() {
   const BarChartData& d = data_;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float legend_h = d.series.size() > 1 ? draw_legend(dl, ImGui::GetCursorScreenPos(), names_of(d.series)) : 0;
-  ImGui::Dummy(ImVec2(1, legend_h));
-  const float line_h = ImGui::GetTextLineHeight();
-  PlotArea area = plot_area_in_window(line_h + 6, false);
+  PlotArea area = legend_and_plot_area(dl, d.series, false);
   if (!area.usable()) return;
 
   double y0 = 0, y1 = 0;  // bars grow from 0, so the range always holds 0

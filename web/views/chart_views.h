@@ -6,6 +6,7 @@
 //   bar:  labels (one group per label), series [{ name, values (one per label) }], y axis label
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "view_content.h"
@@ -44,26 +45,29 @@ struct BarChartData {
 void validate(const LineChartData& d);
 void validate(const BarChartData& d);
 
-class LineChartView : public ViewContent {
+// A chart that keeps its validated data and the item under the pointer; the kinds differ in draw().
+template <class Data> class ChartView : public ViewContent {
  public:
-  void set_data(LineChartData d);  // validates first: on error the old data stays
-  int hovered_item() const override { return hovered_index_; }  // nearest point of series 0, or -1
-  void draw() override;
+  void set_data(Data d) {  // validates first: on error the old data stays
+    validate(d);
+    data_ = std::move(d);
+    hovered_index_ = -1;
+  }
+  int hovered_item() const override { return hovered_index_; }
 
- private:
-  LineChartData data_;
+ protected:
+  Data data_;
   int hovered_index_ = -1;
 };
 
-class BarChartView : public ViewContent {
+class LineChartView : public ChartView<LineChartData> {  // hovered: the nearest point of series 0, or -1
  public:
-  void set_data(BarChartData d);
-  int hovered_item() const override { return hovered_index_; }  // the label group, or -1
   void draw() override;
+};
 
- private:
-  BarChartData data_;
-  int hovered_index_ = -1;
+class BarChartView : public ChartView<BarChartData> {  // hovered: the label group, or -1
+ public:
+  void draw() override;
 };
 
 }  // namespace ptv
