@@ -13,24 +13,26 @@ namespace pt::ops {
 
 // ---- gemm.h -----------------------------------------------------------------------------------------
 
-PT_HOT_LOOP void gemm_nn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
+namespace {
+// C += A · B with A read through strides (A[m, k] = A[m * am + k * ak]): gemm_nn and gemm_tn.
+PT_HOT_LOOP void gemm_strided_a(int64_t M, int64_t N, int64_t K, const float* A, int64_t am, int64_t ak,
+                                const float* B, double* C) {
   for (int64_t m = 0; m < M; ++m)
     for (int64_t k = 0; k < K; ++k) {
-      const double a = A[m * K + k];
+      const double a = A[m * am + k * ak];
       const float* b = B + k * N;
       double* c = C + m * N;
       for (int64_t n = 0; n < N; ++n) c[n] += a * b[n];
     }
 }
+}  // namespace
 
-PT_HOT_LOOP void gemm_tn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
-  for (int64_t k = 0; k < K; ++k)
-    for (int64_t m = 0; m < M; ++m) {
-      const double a = A[k * M + m];
-      const float* b = B + k * N;
-      double* c = C + m * N;
-      for (int64_t n = 0; n < N; ++n) c[n] += a * b[n];
-    }
+void gemm_nn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
+  gemm_strided_a(M, N, K, A, K, 1, B, C);
+}
+
+void gemm_tn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
+  gemm_strided_a(M, N, K, A, 1, M, B, C);
 }
 
 PT_HOT_LOOP void gemm_nt(int64_t M, int64_t N, int64_t K, const float* A, const double* B, double* C) {

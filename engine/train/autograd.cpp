@@ -7,6 +7,7 @@
 #include "graph/targets.h"
 #include "ops/backward.h"
 #include "quant/quantize.h"
+#include "train/parameters.h"
 
 namespace pt {
 
@@ -184,7 +185,7 @@ Tape::Tape(GraphModule& gm, const std::vector<Tensor>& inputs, Options options) 
       e.requires_grad = options.input_grads;
     } else if (n.op == OpKind::get_attr) {
       for (const NamedTensor& t : gm.state())
-        if (t.name == n.target) e.requires_grad = !t.is_buffer && t.value.dtype() == DType::Float32;
+        if (t.name == n.target) e.requires_grad = is_parameter(t);
     } else if (n.op == OpKind::call_module) {
       e.grad_mask = gm.get_module(n.target)->grad_mask();
     }

@@ -6,8 +6,9 @@
 
 namespace pt {
 
-namespace {
 bool is_parameter(const NamedTensor& t) { return !t.is_buffer && t.value.dtype() == DType::Float32; }
+
+namespace {
 
 // torch.Size([4, 3]) as torch prints it in load_state_dict's messages.
 std::string torch_size(const Shape& s) {

@@ -32,6 +32,8 @@ struct Parameter {
   std::string name;
 };
 
+// A state entry is a parameter when it is a float32 tensor that is not a buffer.
+bool is_parameter(const NamedTensor& t);
 std::vector<NamedTensor> named_parameters(const GraphModule& gm);
 std::vector<Parameter> parameters(GraphModule& gm);
 std::vector<NamedTensor> state_dict(const GraphModule& gm);
