@@ -22,6 +22,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -176,6 +177,10 @@ struct SubModule {
   virtual Tensor forward(const Tensor& x) = 0;
   virtual std::string describe() const = 0;  // one line for tables, e.g. "scale=0.03299 zp=-5"
   virtual std::shared_ptr<SubModule> clone() const = 0;
+  // Autograd (engine/train/autograd.h) asks this right after each forward(x): how that call passes a
+  // gradient back to x — a uint8 mask of x's shape (1 passes, 0 blocks: a fake quantize's straight-through
+  // estimator with its clamp mask), or nullopt when the gradient passes unchanged (an observer).
+  virtual std::optional<Tensor> grad_mask() const { return std::nullopt; }
 };
 
 struct NamedTensor {
@@ -203,6 +208,10 @@ class GraphModule {
   // copy.deepcopy: same node names, cloned tensors and submodules (a submodule registered under
   // several names stays one object), annotations remapped to the new nodes.
   GraphModule clone() const;
+  // The parameters' .grad (engine/train/autograd.h accumulates into it, zero_grad clears it): parameter
+  // name -> float32 tensor of its shape. A parameter without an entry has grad None, as in torch before
+  // its first backward. clone() does not copy it.
+  std::map<std::string, Tensor> grads;
   // Runs the graph (graph/interpreter.h) and returns the output tensors.
   std::vector<Tensor> forward(const std::vector<Tensor>& inputs);
 

@@ -1,6 +1,7 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
 #include "ops/ops.h"
 #include "core/hot.h"
+#include "ops/im2col.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,11 +109,6 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-namespace {
-struct ConvGeometry {
-  int64_t C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw;
-};
-
 // One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)].
 PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, double* cols) {
   const int64_t P = g.OH * g.OW;
@@ -132,6 +128,26 @@ PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, double* cols) {
   }
 }
 
+PT_HOT_LOOP void col2im(const double* cols, const ConvGeometry& g, double* x) {
+  const int64_t P = g.OH * g.OW;
+  for (int64_t c = 0; c < g.Cg; ++c) {
+    double* xc = x + c * g.H * g.W;
+    for (int64_t kh = 0; kh < g.KH; ++kh)
+      for (int64_t kw = 0; kw < g.KW; ++kw) {
+        const double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        for (int64_t oh = 0; oh < g.OH; ++oh) {
+          const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+          if (ih < 0 || ih >= g.H) continue;
+          for (int64_t ow = 0; ow < g.OW; ++ow) {
+            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+            if (iw >= 0 && iw < g.W) xc[ih * g.W + iw] += col[oh * g.OW + ow];
+          }
+        }
+      }
+  }
+}
+
+namespace {
 // Og output planes of P positions: bias, then the K products in order, accumulated in double.
 PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, int64_t Og, int64_t K, int64_t P,
                           float* out) {
@@ -158,48 +174,52 @@ PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, in
 }
 }  // namespace
 
-Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
-              const IntList& padding, const IntList& dilation, int64_t groups) {
+ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntList& stride, const IntList& padding,
+                             const IntList& dilation, int64_t groups) {
   const char* op = "conv2d";
-  require_float(input, op, "input");
-  require_float(weight, op, "weight");
-  require_dim(input, 4, op, "input [N, C, H, W]");
-  require_dim(weight, 4, op, "weight [O, C/groups, kH, kW]");
+  if (input.size() != 4)
+    throw RuntimeError("conv2d: expected input [N, C, H, W] to be 4-D, got shape " + shape_str(input));
+  if (weight.size() != 4)
+    throw RuntimeError("conv2d: expected weight [O, C/groups, kH, kW] to be 4-D, got shape " + shape_str(weight));
   auto [sh, sw] = pair_of(stride, op, "stride", 1);
   auto [ph, pw] = pair_of(padding, op, "padding", 0);
   auto [dh, dw] = pair_of(dilation, op, "dilation", 1);
   if (groups < 1) throw RuntimeError("conv2d: expected groups >= 1, got " + std::to_string(groups));
-  const int64_t N = input.size(0), C = input.size(1), H = input.size(2), W = input.size(3);
-  const int64_t O = weight.size(0), Cg = weight.size(1), KH = weight.size(2), KW = weight.size(3);
+  const int64_t N = input[0], C = input[1], H = input[2], W = input[3];
+  const int64_t O = weight[0], Cg = weight[1], KH = weight[2], KW = weight[3];
   if (Cg * groups != C)
     throw RuntimeError("conv2d: expected input with " + std::to_string(Cg * groups) + " channels (weight " +
-                       shape_str(weight.shape()) + ", groups " + std::to_string(groups) + "), got input " +
-                       shape_str(input.shape()));
+                       shape_str(weight) + ", groups " + std::to_string(groups) + "), got input " + shape_str(input));
   if (O % groups != 0)
     throw RuntimeError("conv2d: out_channels " + std::to_string(O) + " not divisible by groups " +
                        std::to_string(groups));
-  if (bias) require_channel_vector(*bias, O, op, "bias");
   const int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1;
   const int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
   if (H + 2 * ph < dh * (KH - 1) + 1 || W + 2 * pw < dw * (KW - 1) + 1)
-    throw RuntimeError("conv2d: input " + shape_str(input.shape()) + " (padded) is smaller than kernel " +
-                       shape_str(weight.shape()));
-  Tensor y = Tensor::empty({N, O, OH, OW});
+    throw RuntimeError("conv2d: input " + shape_str(input) + " (padded) is smaller than kernel " + shape_str(weight));
+  return {N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
+}
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
+              const IntList& padding, const IntList& dilation, int64_t groups) {
+  require_float(input, "conv2d", "input");
+  require_float(weight, "conv2d", "weight");
+  const ConvGeometry g = conv2d_geometry(input.shape(), weight.shape(), stride, padding, dilation, groups);
+  if (bias) require_channel_vector(*bias, g.O, "conv2d", "bias");
+  Tensor y = Tensor::empty({g.N, g.O, g.OH, g.OW});
   const float* x = input.data<float>();
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
-  const int64_t Og = O / groups;
   // im2col per image and group: cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
   // window hits padding. Each output then accumulates bias, then k in order, in double (products
   // of two floats are exact in double); the inner loop runs over all positions and vectorises.
-  const ConvGeometry geo{C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw};
-  const int64_t K = Cg * KH * KW, P = OH * OW;
+  const int64_t K = g.K(), P = g.P(), Og = g.Og();
   std::vector<double> cols(static_cast<size_t>(K * P));
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < groups; ++g) {
-      im2col(x + (n * C + g * Cg) * H * W, geo, cols.data());
-      conv_dot(w + g * Og * K, b ? b + g * Og : nullptr, cols.data(), Og, K, P, out + (n * O + g * Og) * P);
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      im2col(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols.data());
+      conv_dot(w + grp * Og * K, b ? b + grp * Og : nullptr, cols.data(), Og, K, P, out + (n * g.O + grp * Og) * P);
     }
   return y;
 }
@@ -250,8 +270,8 @@ Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
   return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
-Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride, const IntList& padding,
-                  const IntList& dilation, bool ceil_mode) {
+MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride,
+                                      const IntList& padding, const IntList& dilation, bool ceil_mode) {
   const char* op = "max_pool2d";
   require_float(x, op, "input");
   require_dim(x, 4, op, "input [N, C, H, W]");
@@ -276,12 +296,15 @@ Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& st
                        list_str(kernel_size) + " (output would be " + std::to_string(OH) + "x" +
                        std::to_string(OW) + ")");
   Tensor y = Tensor::empty({N, C, OH, OW});
+  Tensor indices = Tensor::empty({N, C, OH, OW}, DType::Int32);
   const float* px = x.data<float>();
   float* py = y.data<float>();
+  int32_t* pi = indices.data<int32_t>();
   for (int64_t nc = 0; nc < N * C; ++nc)
     for (int64_t oh = 0; oh < OH; ++oh)
       for (int64_t ow = 0; ow < OW; ++ow) {
         float best = -std::numeric_limits<float>::infinity();
+        int64_t at = -1;
         for (int64_t i = 0; i < kh; ++i) {
           const int64_t ih = oh * sh - ph + i * dh;
           if (ih < 0 || ih >= H) continue;
@@ -289,12 +312,21 @@ Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& st
             const int64_t iw = ow * sw - pw + j * dw;
             if (iw < 0 || iw >= W) continue;
             const float v = px[(nc * H + ih) * W + iw];
-            if (v > best || std::isnan(v)) best = v;
+            if (v > best || std::isnan(v) || at < 0) {  // torch starts at the first in-window element
+              best = v;
+              at = ih * W + iw;
+            }
           }
         }
         py[(nc * OH + oh) * OW + ow] = best;
+        pi[(nc * OH + oh) * OW + ow] = static_cast<int32_t>(at);
       }
-  return y;
+  return {y, indices};
+}
+
+Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                  const IntList& dilation, bool ceil_mode) {
+  return max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode).output;
 }
 
 Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size) {
@@ -450,17 +482,11 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
   return y;
 }
 
-Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
-                           std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,
-                           double eps) {
+BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
   const char* op = "batch_norm";
   require_float(x, op, "input");
   if (x.dim() < 2) throw RuntimeError("batch_norm: expected input with >= 2 dims, got " + shape_str(x.shape()));
   const int64_t C = x.size(1), N = x.size(0);
-  if (running_mean) require_channel_vector(*running_mean, C, op, "running_mean");
-  if (running_var) require_channel_vector(*running_var, C, op, "running_var");
-  if (weight) require_channel_vector(*weight, C, op, "weight");
-  if (bias) require_channel_vector(*bias, C, op, "bias");
   int64_t inner = 1;
   for (int64_t k = 2; k < x.dim(); ++k) inner *= x.size(k);
   const int64_t n = C ? x.numel() / C : 0;
@@ -468,9 +494,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
     throw ValueError("batch_norm: expected more than 1 value per channel when training, got input size " +
                      shape_str(x.shape()));
   const float* px = x.data<float>();
-  Tensor y = Tensor::empty(x.shape());
-  float* py = y.data<float>();
-  const float m = static_cast<float>(momentum);
+  BatchNormStats st{n, std::vector<float>(C), std::vector<float>(C), std::vector<float>(C)};
   for (int64_t k = 0; k < C; ++k) {
     double sum_d = 0, var_d = 0;
     float mean = 0;
@@ -501,7 +525,32 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
     const float var_sum = static_cast<float>(var_d);
     // batch_norm_cpu_update_stats_template: InvStd<double>(var_sum / n, eps); float / int64 is float.
     const float biased = var_sum / static_cast<float>(n);
-    const float invstd = static_cast<float>(1.0 / std::sqrt(static_cast<double>(biased) + eps));
+    st.mean[k] = mean;
+    st.var_sum[k] = var_sum;
+    st.invstd[k] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(biased) + eps));
+  }
+  return st;
+}
+
+Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                           std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,
+                           double eps) {
+  const char* op = "batch_norm";
+  require_float(x, op, "input");
+  if (x.dim() < 2) throw RuntimeError("batch_norm: expected input with >= 2 dims, got " + shape_str(x.shape()));
+  const int64_t C = x.size(1), N = x.size(0);
+  if (running_mean) require_channel_vector(*running_mean, C, op, "running_mean");
+  if (running_var) require_channel_vector(*running_var, C, op, "running_var");
+  if (weight) require_channel_vector(*weight, C, op, "weight");
+  if (bias) require_channel_vector(*bias, C, op, "bias");
+  const BatchNormStats st = batch_norm_stats(x, eps);
+  const int64_t n = st.n, inner = C ? x.numel() / (N * C) : 0;
+  const float* px = x.data<float>();
+  Tensor y = Tensor::empty(x.shape());
+  float* py = y.data<float>();
+  const float m = static_cast<float>(momentum);
+  for (int64_t k = 0; k < C; ++k) {
+    const float mean = st.mean[k], var_sum = st.var_sum[k], invstd = st.invstd[k];
     if (running_mean) {
       float& rm = running_mean->data<float>()[k];
       const float a = m * mean, b = (1.f - m) * rm;

@@ -37,6 +37,16 @@ Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0);
 // aten.max_pool2d.default: input [N, C, H, W]; an empty stride means stride = kernel_size.
 Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride = {},
                   const IntList& padding = {0}, const IntList& dilation = {1}, bool ceil_mode = false);
+// aten.max_pool2d_with_indices: the same output and, per output element, the flat index ih * W + iw
+// (int32; int64 in torch) of the input element it took — the first maximum in window order, a NaN
+// winning — which is where its backward sends the gradient.
+struct MaxPoolResult {
+  Tensor output;
+  Tensor indices;
+};
+MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride = {},
+                                      const IntList& padding = {0}, const IntList& dilation = {1},
+                                      bool ceil_mode = false);
 // aten.adaptive_avg_pool2d.default: input [N, C, H, W] -> [N, C, oH, oW].
 Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size);
 // aten.mean.dim: mean over `dims` (negative dims count from the end; empty = all dims).
@@ -70,6 +80,13 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
 Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                            std::optional<Tensor> running_mean, std::optional<Tensor> running_var,
                            double momentum = 0.1, double eps = 1e-5);
+// The per-channel batch statistics batch_norm_training computes (its first half, shared with its backward):
+// n values per channel, mean, var_sum (the float sum of squared deviations) and invstd, as above.
+struct BatchNormStats {
+  int64_t n;
+  std::vector<float> mean, var_sum, invstd;
+};
+BatchNormStats batch_norm_stats(const Tensor& x, double eps);
 // aten.sqrt.default, aten.div.Tensor (broadcasting), aten.zeros_like.default (float32).
 Tensor sqrt(const Tensor& x);
 Tensor div(const Tensor& a, const Tensor& b);

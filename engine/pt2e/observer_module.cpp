@@ -33,6 +33,15 @@ ObserverModule::ObserverModule(std::shared_ptr<ObserverBase> observer,
   if (!observer_) throw ValueError("ObserverModule: observer must not be null");
 }
 
+Tensor ObserverModule::forward(const Tensor& x) {
+  auto* fq = dynamic_cast<FakeQuantizeBase*>(observer_.get());
+  if (!fq) return observer_->forward(x);
+  FakeQuantOutput out = fq->forward_cachemask(x);
+  grad_mask_.reset();
+  if (fq->fake_quant_enabled()) grad_mask_ = std::move(out.mask);
+  return out.output;
+}
+
 std::string ObserverModule::describe() const {
   const ObserverBase& o = *observer_;
   if (o.type_name() == std::string("PlaceholderObserver")) return o.is_dynamic() ? "dynamic" : "-";

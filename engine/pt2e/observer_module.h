@@ -31,9 +31,11 @@ class ObserverModule : public SubModule {
   // for instances that cannot be rebuilt by name (derived observers).
   ObserverModule(std::shared_ptr<ObserverBase> observer, std::optional<ObserverOrFakeQuantizeConstructor> ctr);
   std::string type_name() const override { return observer_->type_name(); }
-  Tensor forward(const Tensor& x) override { return observer_->forward(x); }
+  // A fake quantize keeps the STE mask of the call for grad_mask(); an observer passes x through.
+  Tensor forward(const Tensor& x) override;
   std::string describe() const override;
   std::shared_ptr<SubModule> clone() const override;
+  std::optional<Tensor> grad_mask() const override { return grad_mask_; }
 
   ObserverBase& observer() const { return *observer_; }
   const std::shared_ptr<ObserverBase>& observer_ptr() const { return observer_; }
@@ -41,6 +43,7 @@ class ObserverModule : public SubModule {
  private:
   std::shared_ptr<ObserverBase> observer_;
   std::optional<ObserverOrFakeQuantizeConstructor> ctr_;
+  std::optional<Tensor> grad_mask_;  // of the last forward, when fake quant was on
 };
 
 // The observer behind a call_module node of gm, or nullptr.

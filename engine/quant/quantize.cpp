@@ -299,7 +299,8 @@ Tensor fake_quantize_backward(const Tensor& grad, const Tensor& mask) {
   const float* g = grad.data<float>();
   const uint8_t* m = mask.data<uint8_t>();
   float* o = out.data<float>();
-  for (int64_t i = 0; i < grad.numel(); ++i) o[i] = m[i] ? g[i] : 0.0f;
+  // ATen's dY * mask: a blocked negative gradient is -0, as torch's.
+  for (int64_t i = 0; i < grad.numel(); ++i) o[i] = g[i] * static_cast<float>(m[i]);
   return out;
 }
 

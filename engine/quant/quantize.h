@@ -79,7 +79,7 @@ FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, cons
                                                            int64_t quant_min, int64_t quant_max);
 Tensor fake_quantize_per_channel_affine(const Tensor& x, const Tensor& scale, const Tensor& zero_point,
                                         int64_t axis, int64_t quant_min, int64_t quant_max);
-// The STE backward: grad where mask is 1, else 0.
+// The STE backward: grad * mask (grad where mask is 1, else 0 with grad's sign), as ATen's.
 Tensor fake_quantize_backward(const Tensor& grad, const Tensor& mask);
 
 // torchao's compute_error: 20·log10(‖x‖ / ‖x − y‖) in dB (norms accumulated in double).

@@ -2,7 +2,8 @@
 //   const model = pt.get_model('residual', { ch: 8 });
 //   const gm = pt.export(model, [pt.randn([4, 8, 16, 16])]);
 //   gm.nodes            // [{ name, op, target: 'aten.conv2d.default', args, users, meta }]
-//   gm.forward(x)       // runs the graph: a Tensor (or an array when the graph has several outputs)
+//   gm.forward(x)       // runs the graph: a Tensor (or an array when the graph has several outputs); train.js
+//                       // defines it, as it records what loss.backward() needs
 //   gm.code; gm.clone(); gm.graph_view({ conv2d: 41.2 })
 //   pt.fold_bn(gm); pt.diff_ops(a, b); pt.observer_nodes(g); pt.qdq_nodes(g); pt.annotation_table(g);
 //   pt.observer_placement_table(g); pt.unannotated_ops(g); pt.example_inputs(4); pt.calibration_batches({ n, batch_size })
@@ -43,11 +44,6 @@ export function installGraph(pt, M, tools) {
       const n = this.nodes.find((x) => x.name === name);
       if (!n) throw new pt.errors.ValueError(`no node named '${name}' in the graph`);
       return n;
-    }
-    forward(...inputs) {
-      const out = call((h, xs) => h.forward(xs), this.handle, tensorsIn('forward', inputs.flat()));
-      const ts = out.map(T);
-      return ts.length === 1 ? ts[0] : ts;
     }
     clone() { return new GraphModule(call((h) => h.clone(), this.handle)); }
     get code() { return call((h) => h.code(), this.handle); }

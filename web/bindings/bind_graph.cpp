@@ -94,26 +94,14 @@ val node_to_js(const pt::GraphModule& gm, const pt::Node& n) {
 }
 val table_to_js(const pt::Table& t) {
   val o = val::object();
-  o.set("headers", strings_to_js(t.headers));
+  o.set("headers", ptjs::strings_to_js(t.headers));
   val rows = val::array();
-  for (const auto& r : t.rows) rows.call<void>("push", strings_to_js(r));
+  for (const auto& r : t.rows) rows.call<void>("push", ptjs::strings_to_js(r));
   o.set("rows", rows);
   return o;
 }
-std::vector<Tensor> tensors_from_js(const val& arr) {
-  std::vector<Tensor> out;
-  const unsigned n = arr["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) out.push_back(arr[i].as<Tensor>());
-  return out;
-}
-val tensors_to_js(const std::vector<Tensor>& ts) {
-  val arr = val::array();
-  for (const Tensor& t : ts) arr.call<void>("push", val(t));
-  return arr;
-}
-
 // ---- zoo ----
-val model_names() { return strings_to_js(pt::model_names()); }
+val model_names() { return ptjs::strings_to_js(pt::model_names()); }
 ModelHandle get_model(const std::string& name, const val& opts) {
   return ptjs::guarded([&] {
     pt::ModelOptions o;
@@ -143,9 +131,9 @@ val model_state_dict(const ModelHandle& m) {
   });
 }
 GraphModuleHandle export_module(const ModelHandle& m, const val& inputs) {
-  return ptjs::guarded([&] { return GraphModuleHandle::own(pt::export_module(m.get(), tensors_from_js(inputs))); });
+  return ptjs::guarded([&] { return GraphModuleHandle::own(pt::export_module(m.get(), ptjs::tensors_from_js(inputs))); });
 }
-val example_inputs(double batch) { return ptjs::guarded([&] { return tensors_to_js(pt::example_inputs(batch)); }); }
+val example_inputs(double batch) { return ptjs::guarded([&] { return ptjs::tensors_to_js(pt::example_inputs(batch)); }); }
 // pt::calibration_batches(n, batch_size) with the default (3, 16, 16) images: [{x: float32 [b, 3, 16, 16], labels: int32 [b]}].
 val calibration_batches(double n, double batch_size) {
   return ptjs::guarded([&] {
@@ -167,9 +155,6 @@ val gm_nodes(const GraphModuleHandle& h) {
     for (const pt::Node* n : h.get().graph.nodes()) arr.call<void>("push", node_to_js(h.get(), *n));
     return arr;
   });
-}
-val gm_forward(const GraphModuleHandle& h, const val& inputs) {
-  return ptjs::guarded([&] { return tensors_to_js(h.get().forward(tensors_from_js(inputs))); });
 }
 GraphModuleHandle gm_clone(const GraphModuleHandle& h) {
   return ptjs::guarded([&] { return GraphModuleHandle::own(h.get().clone()); });
@@ -255,7 +240,6 @@ EMSCRIPTEN_BINDINGS(pt_graph) {
       .function("state_dict", &model_state_dict);
   class_<GraphModuleHandle>("GraphModule")
       .function("nodes", &gm_nodes)
-      .function("forward", &gm_forward)
       .function("clone", &gm_clone)
       .function("code", &gm_code)
       .function("lint", &gm_lint)

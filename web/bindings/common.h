@@ -62,6 +62,18 @@ inline emscripten::val shape_to_js(const pt::Shape& s) {
   return arr;
 }
 
+// Lists of tensors and strings as JS arrays (tensors cross as Embind Tensor objects sharing storage).
+inline std::vector<pt::Tensor> tensors_from_js(const emscripten::val& arr) {
+  std::vector<pt::Tensor> out;
+  const unsigned n = arr["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) out.push_back(arr[i].as<pt::Tensor>());
+  return out;
+}
+inline emscripten::val tensors_to_js(const std::vector<pt::Tensor>& ts) {
+  emscripten::val arr = emscripten::val::array();
+  for (const pt::Tensor& t : ts) arr.call<void>("push", emscripten::val(t));
+  return arr;
+}
 inline emscripten::val strings_to_js(const std::vector<std::string>& v) {
   emscripten::val arr = emscripten::val::array();
   for (const auto& s : v) arr.call<void>("push", s);

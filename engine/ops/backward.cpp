@@ -1,0 +1,306 @@
+// backward.cpp — the reference backward ops declared in backward.h, and the reference GEMMs of gemm.h.
+#include "ops/backward.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/hot.h"
+#include "ops/gemm.h"
+#include "ops/im2col.h"
+
+namespace pt::ops {
+
+// ---- gemm.h -----------------------------------------------------------------------------------------
+
+namespace {
+// C += A · B with A read through strides (A[m, k] = A[m * am + k * ak]): gemm_nn and gemm_tn.
+PT_HOT_LOOP void gemm_strided_a(int64_t M, int64_t N, int64_t K, const float* A, int64_t am, int64_t ak,
+                                const float* B, double* C) {
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k) {
+      const double a = A[m * am + k * ak];
+      const float* b = B + k * N;
+      double* c = C + m * N;
+      for (int64_t n = 0; n < N; ++n) c[n] += a * b[n];
+    }
+}
+}  // namespace
+
+void gemm_nn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
+  gemm_strided_a(M, N, K, A, K, 1, B, C);
+}
+
+void gemm_tn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
+  gemm_strided_a(M, N, K, A, 1, M, B, C);
+}
+
+PT_HOT_LOOP void gemm_nt(int64_t M, int64_t N, int64_t K, const float* A, const double* B, double* C) {
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      const float* a = A + m * K;
+      const double* b = B + n * K;
+      double acc = 0;
+      for (int64_t k = 0; k < K; ++k) acc += a[k] * b[k];
+      C[m * N + n] += acc;
+    }
+}
+
+namespace {
+
+void require_shape(const Tensor& t, const Shape& want, const char* op, const char* arg) {
+  if (t.dtype() != DType::Float32)
+    throw TypeError(std::string(op) + ": expected " + arg + " to be float32, got " + dtype_name(t.dtype()));
+  if (t.shape() != want)
+    throw RuntimeError(std::string(op) + ": expected " + arg + " of shape " + shape_str(want) + ", got " +
+                       shape_str(t.shape()));
+}
+
+Tensor from_double(const Shape& shape, const std::vector<double>& acc) {
+  Tensor t = Tensor::empty(shape);
+  std::transform(acc.begin(), acc.end(), t.data<float>(), [](double v) { return static_cast<float>(v); });
+  return t;
+}
+
+template <class F> Tensor map_grad(const Tensor& grad, const Tensor& other, const char* op, F f) {
+  require_shape(other, grad.shape(), op, "the saved tensor");
+  Tensor out = Tensor::empty(grad.shape());
+  const float* g = grad.data<float>();
+  const float* o = other.data<float>();
+  float* y = out.data<float>();
+  for (int64_t i = 0; i < grad.numel(); ++i) y[i] = f(g[i], o[i]);
+  return out;
+}
+
+// The row count of a [..., features] tensor.
+int64_t rows_of(const Tensor& t) { return t.dim() ? t.numel() / std::max<int64_t>(t.size(-1), 1) : 1; }
+
+}  // namespace
+
+// ---- conv2d and linear --------------------------------------------------------------------------------
+
+Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Shape& input_shape, const IntList& stride,
+                             const IntList& padding, const IntList& dilation, int64_t groups) {
+  const ConvGeometry g = conv2d_geometry(input_shape, weight.shape(), stride, padding, dilation, groups);
+  require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
+  const int64_t K = g.K(), P = g.P(), Og = g.Og();
+  std::vector<double> dx(static_cast<size_t>(g.N * g.C * g.H * g.W), 0.0), cols(static_cast<size_t>(K * P));
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      std::fill(cols.begin(), cols.end(), 0.0);
+      gemm_tn(K, P, Og, weight.data<float>() + grp * Og * K, grad.data<float>() + (n * g.O + grp * Og) * P, cols.data());
+      col2im(cols.data(), g, dx.data() + (n * g.C + grp * g.Cg) * g.H * g.W);
+    }
+  return from_double(input_shape, dx);
+}
+
+Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Shape& weight_shape,
+                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups) {
+  const ConvGeometry g = conv2d_geometry(input.shape(), weight_shape, stride, padding, dilation, groups);
+  require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
+  const int64_t K = g.K(), P = g.P(), Og = g.Og();
+  std::vector<double> dw(static_cast<size_t>(g.O * K), 0.0), cols(static_cast<size_t>(K * P));
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      im2col(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols.data());
+      gemm_nt(Og, K, P, grad.data<float>() + (n * g.O + grp * Og) * P, cols.data(), dw.data() + grp * Og * K);
+    }
+  return from_double(weight_shape, dw);
+}
+
+Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
+  if (weight.dim() != 2) throw RuntimeError("linear_backward: expected weight [out, in], got " + shape_str(weight.shape()));
+  const int64_t out = weight.size(0), in = weight.size(1);
+  if (grad.dim() < 1 || grad.size(-1) != out)
+    throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match weight " +
+                       shape_str(weight.shape()));
+  const int64_t R = rows_of(grad);
+  std::vector<double> dx(static_cast<size_t>(R * in), 0.0);
+  gemm_nn(R, in, out, grad.data<float>(), weight.data<float>(), dx.data());
+  Shape shape = grad.shape();
+  shape.back() = in;
+  return from_double(shape, dx);
+}
+
+Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
+  if (grad.dim() < 1 || input.dim() < 1 || rows_of(grad) != rows_of(input))
+    throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match input " +
+                       shape_str(input.shape()));
+  const int64_t out = grad.size(-1), in = input.size(-1), R = rows_of(grad);
+  std::vector<double> dw(static_cast<size_t>(out * in), 0.0);
+  gemm_tn(out, in, R, grad.data<float>(), input.data<float>(), dw.data());
+  return from_double({out, in}, dw);
+}
+
+// ---- reductions and broadcasting ------------------------------------------------------------------------
+
+Tensor sum_to(const Tensor& grad, const Shape& shape) {
+  if (grad.shape() == shape) return grad;
+  const int64_t nd = grad.dim(), lead = nd - static_cast<int64_t>(shape.size());
+  bool ok = lead >= 0;
+  for (size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] == 1 || shape[i] == grad.shape()[lead + i];
+  if (!ok) throw RuntimeError("sum_to: shape " + shape_str(shape) + " does not broadcast to " + shape_str(grad.shape()));
+  // Strides of the output in grad's index space (0 along summed dims), walked with an odometer.
+  std::vector<int64_t> stride(static_cast<size_t>(nd), 0), idx(static_cast<size_t>(nd), 0);
+  for (int64_t d = nd - 1, r = 1; d >= lead; --d) {
+    const int64_t s = shape[d - lead];
+    stride[d] = s == 1 ? 0 : r;
+    r *= s;
+  }
+  int64_t count = 1;
+  for (int64_t s : shape) count *= s;
+  std::vector<double> acc(static_cast<size_t>(count), 0.0);
+  const float* g = grad.data<float>();
+  int64_t o = 0;
+  for (int64_t i = 0; i < grad.numel(); ++i) {
+    acc[o] += g[i];
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o += stride[d];
+      if (++idx[d] < grad.shape()[d]) break;
+      o -= stride[d] * grad.shape()[d];
+      idx[d] = 0;
+    }
+  }
+  return from_double(shape, acc);
+}
+
+Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim) {
+  const int64_t nd = static_cast<int64_t>(input_shape.size());
+  Shape kept = input_shape;
+  if (dims.empty()) std::fill(kept.begin(), kept.end(), 1);
+  for (int64_t d : dims) kept[(d % std::max<int64_t>(nd, 1) + nd) % std::max<int64_t>(nd, 1)] = 1;
+  int64_t count = 1;
+  for (int64_t d = 0; d < nd; ++d) count *= input_shape[d] / kept[d];
+  Tensor g = keepdim ? grad : grad.reshape(kept);
+  if (g.shape() != kept)
+    throw RuntimeError("mean_backward: grad_output " + shape_str(grad.shape()) + " does not match " + shape_str(kept));
+  // grad.expand(input_shape) / count, as torch's mean backward (sum_backward then division).
+  return div(add(Tensor::zeros(input_shape), g), Tensor::scalar(static_cast<float>(count)));
+}
+
+// ---- elementwise --------------------------------------------------------------------------------------
+
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold) {
+  return map_grad(grad, result, "threshold_backward", [threshold](float g, float y) { return y > threshold ? g : 0.f; });
+}
+
+Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val) {
+  const float lo = static_cast<float>(min_val), hi = static_cast<float>(max_val);
+  return map_grad(grad, x, "hardtanh_backward", [lo, hi](float g, float v) { return v <= lo || v >= hi ? 0.f : g; });
+}
+
+Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
+  return map_grad(grad, result, "sigmoid_backward", [](float g, float y) { return g * (1.f - y) * y; });
+}
+
+// ---- pooling and cat ----------------------------------------------------------------------------------
+
+Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
+                           const IntList& padding, const IntList& dilation, bool ceil_mode) {
+  const MaxPoolResult r = max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  require_shape(grad, r.output.shape(), "max_pool2d_backward", "grad_output");
+  const int64_t planes = x.size(0) * x.size(1), in = x.size(2) * x.size(3), out = r.output.size(2) * r.output.size(3);
+  std::vector<double> dx(static_cast<size_t>(x.numel()), 0.0);
+  const float* g = grad.data<float>();
+  const int32_t* at = r.indices.data<int32_t>();
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < out; ++i)
+      if (at[p * out + i] >= 0) dx[p * in + at[p * out + i]] += g[p * out + i];
+  return from_double(x.shape(), dx);
+}
+
+Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x) {
+  if (x.dim() != 4 || grad.dim() != 4 || grad.size(0) != x.size(0) || grad.size(1) != x.size(1))
+    throw RuntimeError("adaptive_avg_pool2d_backward: grad_output " + shape_str(grad.shape()) + " does not match input " +
+                       shape_str(x.shape()));
+  const int64_t NC = x.size(0) * x.size(1), H = x.size(2), W = x.size(3), OH = grad.size(2), OW = grad.size(3);
+  std::vector<double> dx(static_cast<size_t>(x.numel()), 0.0);
+  const float* g = grad.data<float>();
+  for (int64_t nc = 0; nc < NC; ++nc)
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      const int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        const int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
+        // torch: grad_delta = grad / kH / kW (float), added to the window
+        const float delta = g[(nc * OH + oh) * OW + ow] / static_cast<float>(h1 - h0) / static_cast<float>(w1 - w0);
+        for (int64_t i = h0; i < h1; ++i)
+          for (int64_t j = w0; j < w1; ++j) dx[(nc * H + i) * W + j] += delta;
+      }
+    }
+  return from_double(x.shape(), dx);
+}
+
+std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& input_shapes, int64_t dim) {
+  std::vector<Tensor> out;
+  if (input_shapes.empty()) return out;
+  const int64_t nd = grad.dim(), d = dim < 0 ? dim + nd : dim;
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= grad.size(k);
+  for (int64_t k = d + 1; k < nd; ++k) inner *= grad.size(k);
+  int64_t offset = 0;
+  for (const Shape& s : input_shapes) {
+    Tensor t = Tensor::empty(s);
+    const int64_t chunk = s[d] * inner, row = grad.size(d) * inner;
+    for (int64_t o = 0; o < outer; ++o) {
+      const float* src = grad.data<float>() + o * row + offset * inner;
+      std::copy(src, src + chunk, t.data<float>() + o * chunk);
+    }
+    offset += s[d];
+    out.push_back(t);
+  }
+  return out;
+}
+
+// ---- batch norm ---------------------------------------------------------------------------------------
+
+BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const std::optional<Tensor>& weight,
+                                   const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias) {
+  require_shape(grad, x.shape(), "batch_norm_backward", "grad_output");
+  const int64_t N = x.size(0), C = x.size(1), inner = C && N ? x.numel() / (N * C) : 0;
+  std::vector<float> mean(C), invstd(C);
+  int64_t n = N * inner;
+  if (training) {
+    BatchNormStats st = batch_norm_stats(x, eps);
+    mean = std::move(st.mean);
+    invstd = std::move(st.invstd);
+  } else {
+    if (!running_mean || !running_var)
+      throw RuntimeError("batch_norm_backward: eval mode needs running_mean and running_var");
+    for (int64_t k = 0; k < C; ++k) {
+      mean[k] = running_mean->data<float>()[k];
+      invstd[k] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(running_var->data<float>()[k]) + eps));
+    }
+  }
+  BatchNormGrads out;
+  Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty({C}), db = Tensor::empty({C});
+  const float* px = x.data<float>();
+  const float* pg = grad.data<float>();
+  for (int64_t k = 0; k < C; ++k) {
+    double sum = 0, dotp = 0;
+    for (int64_t b = 0; b < N; ++b)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t at = (b * C + k) * inner + i;
+        sum += pg[at];
+        dotp += (static_cast<double>(px[at]) - mean[k]) * pg[at];
+      }
+    const double w = weight ? weight->data<float>()[k] : 1.0, is = invstd[k];
+    dw.data<float>()[k] = static_cast<float>(dotp * is);
+    db.data<float>()[k] = static_cast<float>(sum);
+    if (!need_input) continue;
+    const double proj = training ? dotp * is * is / static_cast<double>(n) : 0.0;
+    const double grad_mean = training ? sum / static_cast<double>(n) : 0.0;
+    for (int64_t b = 0; b < N; ++b)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t at = (b * C + k) * inner + i;
+        const double centred = static_cast<double>(px[at]) - mean[k];
+        dx.data<float>()[at] = static_cast<float>((pg[at] - grad_mean - centred * proj) * is * w);
+      }
+  }
+  if (need_input) out.input = dx;
+  if (need_weight) out.weight = dw;
+  if (need_bias) out.bias = db;
+  return out;
+}
+
+}  // namespace pt::ops

@@ -1,0 +1,68 @@
+// backward.h — float32 reference backward ops: for each forward op of ops.h that autograd
+// (engine/train/autograd.h) differentiates, the gradient of its inputs given the gradient `grad` of
+// its output, with the formulas of torch's tools/autograd/derivatives.yaml and the ATen backward
+// kernels named on each. Like ops.h: small pure functions, sums accumulated in double and rounded once,
+// typed errors for shapes that do not fit.
+//
+//   Tensor dx = pt::ops::conv2d_backward_input(grad, w, x.shape(), {1}, {1}, {1}, 1);
+//   Tensor dw = pt::ops::conv2d_backward_weight(grad, x, w.shape(), {1}, {1}, {1}, 1);
+//   Tensor db = pt::ops::sum_to(grad, {w.size(0), 1, 1}).reshape({w.size(0)});
+//
+// conv2d and linear spend their time in the three matrix products of ops/gemm.h; a faster kernel
+// replaces those without touching this file or autograd.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "core/tensor.h"
+#include "ops/ops.h"
+
+namespace pt::ops {
+
+// aten.convolution_backward (conv2d): the input gradient (a transposed convolution: Wᵀ·grad per image
+// and group, then col2im) and the weight gradient (grad·colsᵀ summed over the batch).
+Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Shape& input_shape, const IntList& stride,
+                             const IntList& padding, const IntList& dilation, int64_t groups);
+Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Shape& weight_shape,
+                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups);
+// linear (input [..., in], weight [out, in]): grad·W and gradᵀ·input (rows flattened); the bias
+// gradient is sum_to(grad, {out}).
+Tensor linear_backward_input(const Tensor& grad, const Tensor& weight);
+Tensor linear_backward_weight(const Tensor& grad, const Tensor& input);
+
+// at::sum_to: the gradient of broadcasting a `shape` tensor to grad's shape — grad summed over the
+// leading dims grad has in excess and over every dim where `shape` is 1. RuntimeError if `shape` does
+// not broadcast to grad's shape.
+Tensor sum_to(const Tensor& grad, const Shape& shape);
+// grad / count, broadcast back over the reduced dims of x: mean.dim's backward (and
+// adaptive_avg_pool2d's when every window is the whole plane).
+Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim);
+
+// relu: threshold_backward(grad, result, 0) = grad where result > 0, else 0 (bit for bit).
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold = 0.f);
+// hardtanh_backward: grad where min_val < x < max_val, else 0 (0 on the bounds, as torch).
+Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val);
+// sigmoid_backward: grad * (1 - y) * y, float, left to right as torch's CPU kernel.
+Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
+// max_pool2d_with_indices_backward: each output's gradient added to the input element it took.
+Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
+                           const IntList& padding, const IntList& dilation, bool ceil_mode);
+// adaptive_avg_pool2d_backward: grad / (window height) / (window width) added to every element of
+// its window (windows overlap when the size does not divide).
+Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x);
+// cat: the gradient of each input is its slice of grad along dim.
+std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& input_shapes, int64_t dim);
+
+// native_batch_norm_backward (CPU, batch_norm_backward_cpu_template). training: with the batch's
+// statistics (batch_norm_stats of x), per channel, sums over the n values of the channel:
+//   dotp = Σ (x - mean) dy,  sum = Σ dy;   dx = (dy - sum/n - (x - mean) · dotp · invstd² / n) · invstd · w
+// eval: with running_mean / running_var: invstd = 1 / sqrt(running_var + eps), dx = dy · invstd · w.
+// Both: dweight = dotp · invstd, dbias = sum. Only the gradients asked for are computed.
+struct BatchNormGrads {
+  std::optional<Tensor> input, weight, bias;
+};
+BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const std::optional<Tensor>& weight,
+                                   const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias);
+
+}  // namespace pt::ops

@@ -1,0 +1,39 @@
+// im2col.h — the geometry of one conv2d call and the im2col / col2im transforms that turn it into
+// matrix products; shared by the forward conv2d (ops.cpp) and its backward (backward.cpp).
+//
+//   pt::ops::ConvGeometry g = pt::ops::conv2d_geometry(input.shape(), weight.shape(), stride, padding,
+//                                                       dilation, groups);   // checks, as conv2d
+//   im2col(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols);   // cols[(c, kh, kw)][(oh, ow)], K x P
+//   col2im(cols, g, dx + ...);                                  // the adjoint: adds each column back
+//
+// K = Cg * KH * KW rows (one per weight element of an output channel), P = OH * OW columns (one per
+// output position); a window position that falls in the padding reads 0 (im2col) / is dropped (col2im).
+#pragma once
+#include <cstdint>
+
+#include "core/tensor.h"
+#include "ops/ops.h"
+
+namespace pt::ops {
+
+struct ConvGeometry {
+  int64_t N, C, H, W;     // input [N, C, H, W]
+  int64_t O, Cg, KH, KW;  // weight [O, Cg = C / groups, KH, KW]
+  int64_t groups, OH, OW;
+  int64_t sh, sw, ph, pw, dh, dw;
+  int64_t K() const { return Cg * KH * KW; }
+  int64_t P() const { return OH * OW; }
+  int64_t Og() const { return O / groups; }
+};
+
+// Validates a conv2d call's shapes and hyper-parameters (RuntimeError naming the argument, the messages
+// of ops::conv2d) and returns its geometry.
+ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntList& stride, const IntList& padding,
+                             const IntList& dilation, int64_t groups);
+
+// One image's group of Cg channels (x points at its first channel) as K x P columns.
+void im2col(const float* x, const ConvGeometry& g, double* cols);
+// The adjoint of im2col: x[c, ih, iw] += cols[(c, kh, kw)][(oh, ow)] for every window position inside the image.
+void col2im(const double* cols, const ConvGeometry& g, double* x);
+
+}  // namespace pt::ops

@@ -1,0 +1,42 @@
+// train_loop.h — one optimisation step as a PyTorch training loop writes it, and a loop over batches
+// that a page runs in slices (a few steps per call, so it stays responsive and can chart the loss).
+//
+//   float l = pt::train_step(gm, opt, pt::cross_entropy, x, labels);
+//     // = optimizer.zero_grad(); loss = F.cross_entropy(model(x), labels); loss.backward(); optimizer.step()
+//   pt::TrainLoop loop(gm, opt, pt::cross_entropy, batches);   // batches: {x, labels} (graph/models.h Batch)
+//   std::vector<float> losses = loop.run(5);                   // the next five steps
+//   loop.position(); loop.epoch();                             // next batch index, full passes done
+//
+// The loop walks the batches in order and starts again at the first after the last (epoch + 1); the
+// GraphModule must have one output. Errors are the step's (typed, from the forward, the loss, backward
+// or the optimizer); a failed step leaves the loop at the same position.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "graph/models.h"
+#include "train/loss.h"
+#include "train/optim.h"
+
+namespace pt {
+
+using LossFn = std::function<Loss(const Tensor& output, const Tensor& target)>;
+
+float train_step(GraphModule& gm, Optimizer& opt, const LossFn& loss, const Tensor& x, const Tensor& target);
+
+class TrainLoop {
+ public:
+  TrainLoop(GraphModule& gm, Optimizer& opt, LossFn loss, std::vector<Batch> batches);
+  std::vector<float> run(int64_t steps);  // the losses of the steps run
+  int64_t position() const { return position_; }
+  int64_t epoch() const { return epoch_; }
+
+ private:
+  GraphModule& gm_;
+  Optimizer& opt_;
+  LossFn loss_;
+  std::vector<Batch> batches_;
+  int64_t position_ = 0, epoch_ = 0;
+};
+
+}  // namespace pt

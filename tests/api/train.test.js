@@ -1,0 +1,188 @@
+// train.test.js — the public JS API of engine/train: gm.forward records, loss.backward() fills p.grad,
+// pt.optim.SGD / Adam step, TrainLoop runs N steps per call; three SGD-momentum steps of tiny match
+// torch 1.13 (tests/golden/grad/tiny_sgd, written by tests/golden/gen_grad.py); bad input raises typed
+// errors and leaves the model trainable.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadEngine } from '../../web/api/index.js';
+
+const pt = await loadEngine();
+const F = pt.nn.functional;
+
+// tests/golden/grad/<name>.{json,bin}: float32 tensors by name.
+function golden(name) {
+  const base = new URL(`../golden/grad/${name}`, import.meta.url);
+  const meta = JSON.parse(readFileSync(new URL(`${base}.json`)));
+  const bin = readFileSync(new URL(`${base}.bin`));
+  const floats = new Float32Array(bin.buffer, bin.byteOffset, bin.byteLength / 4);
+  const byName = Object.fromEntries(meta.tensors.map((t) => [t.name, t]));
+  return (n, dtype = 'float32') => {
+    const t = byName[n];
+    const size = t.shape.reduce((a, b) => a * b, 1);
+    const values = floats.slice(t.offset, t.offset + size);
+    return pt.tensor(dtype === 'int32' ? Array.from(values) : values, t.shape, dtype);
+  };
+}
+
+function maxRel(ours, torch) {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < torch.length; i++) {
+    diff = Math.max(diff, Math.abs(ours[i] - torch[i]));
+    scale = Math.max(scale, Math.abs(torch[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+function mlp() {
+  pt.manual_seed(0);
+  const gm = pt.export(pt.get_model('mlp'), [pt.randn([4, 16])]);
+  return gm.train();
+}
+
+test('loss.backward() fills p.grad; zero_grad clears it; SGD moves the parameters', () => pt.scope(() => {
+  const gm = mlp();
+  const params = gm.named_parameters();
+  assert.deepEqual(params.map(([n]) => n), ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']);
+  assert.equal(params[0][1].grad, null, 'grad is None before backward');
+  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.1, momentum: 0.9 });
+  const x = pt.randn([4, 16]);
+  const out = gm.forward(x);
+  assert.ok(out.requires_grad && out.grad_fn);
+  const loss = F.cross_entropy(out, [0, 1, 2, 3]);
+  assert.equal(loss.grad_fn.name, 'NllLossBackward0');
+  assert.deepEqual(loss.shape, []);
+  loss.backward();
+  const g = params[0][1].grad;
+  assert.deepEqual(g.shape, [32, 16]);
+  assert.ok(g.data().some((v) => v !== 0));
+  const before = params[0][1].data.tolist();
+  opt.step();
+  const after = params[0][1].data.tolist();  // data shares storage with the module
+  assert.notDeepEqual(after, before);
+  opt.zero_grad();
+  assert.equal(params[0][1].grad, null);
+  // The next step's loss is lower on the same batch.
+  const loss2 = F.cross_entropy(gm.forward(x), [0, 1, 2, 3]);
+  assert.ok(loss2.item() < loss.item(), `${loss2.item()} < ${loss.item()}`);
+}));
+
+test('three SGD-momentum steps of tiny match torch 1.13 (losses, parameters, BN running statistics)', () => pt.scope(() => {
+  const g = golden('tiny_sgd');
+  pt.manual_seed(0);
+  const gm = pt.export(pt.get_model('tiny'), [g('x1')]);
+  pt.move_exported_model_to_train(gm);
+  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.05, momentum: 0.9, dampening: 0.1, weight_decay: 1e-3 });
+  for (let k = 1; k <= 3; k++) {
+    opt.zero_grad();
+    const loss = F.cross_entropy(gm.forward(g(`x${k}`)), g(`labels${k}`, 'int32'));
+    loss.backward();
+    opt.step();
+    assert.ok(maxRel(loss.data(), g(`loss${k}`).data()) <= 1e-4, `loss ${k}`);
+    for (const { name, tensor } of gm.state_dict()) {
+      const rel = maxRel(tensor.data(), g(`step${k}.${name}`).data());
+      assert.ok(rel <= 1e-4, `step ${k} ${name}: ${rel}`);
+    }
+  }
+}));
+
+test('Adam and a TrainLoop: N steps per call, losses as a Float32Array, position and epoch', () => pt.scope(() => {
+  const gm = mlp();
+  const opt = new pt.optim.Adam(gm.parameters(), { lr: 1e-2, betas: [0.9, 0.99], weight_decay: 1e-4 });
+  const batches = [0, 1, 2].map(() => ({ x: pt.randn([8, 16]), labels: pt.tensor([0, 1, 2, 3, 0, 1, 2, 3], [8], 'int32') }));
+  const loop = new pt.TrainLoop(gm, opt, { loss: 'cross_entropy', batches });
+  const first = loop.run(2);
+  assert.ok(first instanceof Float32Array && first.length === 2);
+  assert.deepEqual([loop.position, loop.epoch], [2, 0]);
+  const more = loop.run(7);
+  assert.deepEqual([loop.position, loop.epoch], [0, 3]);
+  assert.ok(more[6] < first[0], `loss falls: ${first[0]} -> ${more[6]}`);
+  assert.equal(loop.run(0).length, 0);
+  assert.throws(() => loop.run(-1), pt.errors.ValueError);
+}));
+
+test('out.backward(cotangent) for a model whose output is not a class score; mse_loss', () => pt.scope(() => {
+  pt.manual_seed(0);
+  const gm = pt.export(pt.get_model('conv_relu'), [pt.randn([2, 3, 16, 16])]);
+  const out = gm.forward(pt.randn([2, 3, 16, 16]));
+  out.backward(pt.randn(out.shape));
+  const grads = gm.named_parameters().map(([, p]) => p.grad);
+  assert.ok(grads.every((t) => t && t.data().some((v) => v !== 0)));
+  const y = gm.forward(pt.randn([2, 3, 16, 16]));
+  const loss = F.mse_loss(y, pt.randn(y.shape));
+  loss.backward();
+  assert.equal(loss.grad_fn.name, 'MseLossBackward0');
+}));
+
+test('state_dict / load_state_dict round trip between two models; strict=false reports keys', () => pt.scope(() => {
+  pt.manual_seed(1);
+  const a = pt.export(pt.get_model('stem'), [pt.randn([2, 3, 16, 16])]);
+  pt.manual_seed(2);
+  const b = pt.export(pt.get_model('stem'), [pt.randn([2, 3, 16, 16])]);
+  const x = pt.randn([2, 3, 16, 16]);
+  assert.notDeepEqual(a.forward(x).tolist(), b.forward(x).tolist());
+  assert.deepEqual(b.load_state_dict(a.state_dict()), { missing_keys: [], unexpected_keys: [] });
+  assert.deepEqual(a.forward(x).tolist(), b.forward(x).tolist());
+  const sd = Object.fromEntries(a.state_dict().map((e) => [e.name, e.tensor]));
+  delete sd['bn.bias'];
+  sd.extra = pt.tensor([0], [1]);
+  assert.deepEqual(b.load_state_dict(sd, false), { missing_keys: ['bn.bias'], unexpected_keys: ['extra'] });
+}));
+
+test('bad input: typed errors with torch messages, and the model still trains afterwards', () => pt.scope(() => {
+  const gm = mlp();
+  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.1 });
+  const x = pt.randn([4, 16]);
+  // backward without a loss / on a tensor that did not come from a recorded forward
+  assert.throws(() => pt.randn([1]).backward(), { name: 'RuntimeError', message: /does not require grad/ });
+  assert.throws(() => gm.forward(x).backward(), { name: 'RuntimeError', message: /only for scalar outputs/ });
+  // backward twice; an older forward after a newer one
+  const loss = F.cross_entropy(gm.forward(x), [0, 1, 2, 3]);
+  loss.backward();
+  assert.throws(() => loss.backward(), pt.errors.RuntimeError);
+  const old = F.cross_entropy(gm.forward(x), [0, 1, 2, 3]);
+  gm.forward(x);
+  assert.throws(() => old.backward(), { name: 'RuntimeError', message: /freed/ });
+  // labels that do not match the batch
+  assert.throws(() => F.cross_entropy(gm.forward(x), [0, 1, 2]), { name: 'ValueError', message: 'Expected input batch_size (4) to match target batch_size (3).' });
+  assert.throws(() => F.cross_entropy(gm.forward(x), [0, 1, 2, 9]), { name: 'IndexError', message: 'Target 9 is out of bounds.' });
+  // invalid hyper-parameters
+  assert.throws(() => new pt.optim.SGD(gm.parameters(), { lr: NaN }), { name: 'ValueError', message: 'Invalid learning rate: nan' });
+  assert.throws(() => new pt.optim.Adam(gm.parameters(), { lr: -1 }), { name: 'ValueError', message: 'Invalid learning rate: -1' });
+  assert.throws(() => new pt.optim.SGD(gm.parameters(), { lr: 0.1, momentum: 'x' }), pt.errors.TypeError);
+  assert.throws(() => new pt.optim.SGD(gm.parameters(), { lr: 0.1, foo: 1 }), { name: 'TypeError', message: /unexpected keyword argument 'foo'/ });
+  assert.throws(() => new pt.optim.SGD([], { lr: 0.1 }), { name: 'ValueError', message: 'optimizer got an empty parameter list' });
+  // load_state_dict: a name that does not exist, a wrong shape
+  const before = gm.state_dict().map((e) => e.tensor.tolist());
+  const sd = gm.state_dict();
+  assert.throws(() => gm.load_state_dict([...sd, { name: 'fc3.weight', tensor: pt.randn([2]) }]),
+    { name: 'RuntimeError', message: /Unexpected key\(s\) in state_dict: "fc3.weight"/ });
+  assert.throws(() => gm.load_state_dict(sd.map((e) => (e.name === 'fc1.bias' ? { name: e.name, tensor: pt.randn([31]) } : e))),
+    { name: 'RuntimeError', message: /size mismatch for fc1.bias/ });
+  assert.throws(() => gm.load_state_dict(42), pt.errors.TypeError);
+  assert.deepEqual(gm.state_dict().map((e) => e.tensor.tolist()), before, 'nothing changed');
+  // still trains
+  opt.zero_grad();
+  const l = F.cross_entropy(gm.forward(x), [0, 1, 2, 3]);
+  l.backward();
+  opt.step();
+  assert.ok(Number.isFinite(l.item()));
+}));
+
+test('engine objects are freed by pt.scope and .delete()', () => {
+  const gm = mlp();
+  const { opt, loop } = pt.scope(() => {
+    const o = new pt.optim.SGD(gm.parameters(), { lr: 0.1 });
+    const lp = new pt.TrainLoop(gm, o, { batches: [{ x: pt.randn([4, 16]), labels: pt.tensor([0, 1, 2, 3], [4], 'int32') }] });
+    const out = gm.forward(pt.randn([4, 16]));
+    void out;
+    return { opt: o, loop: lp };
+  });
+  assert.equal(loop.run(2).length, 2);
+  loop.delete();
+  opt.delete();
+  assert.ok(opt.isDeleted() && loop.isDeleted());
+  assert.throws(() => opt.step(), pt.errors.RuntimeError);
+  gm.delete();
+});

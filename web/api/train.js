@@ -1,0 +1,220 @@
+// train.js — training with torch's names: autograd through a GraphModule, losses, parameters, optimizers,
+// and a train loop a page runs in slices.
+//   pt.move_exported_model_to_train(gm);                     // or gm.train(): BatchNorm uses batch statistics
+//   const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.05, momentum: 0.9 });
+//   const loss = pt.nn.functional.cross_entropy(gm.forward(x), labels);
+//   opt.zero_grad(); loss.backward(); opt.step(); loss.item();
+//   for (const [name, p] of gm.named_parameters()) p.grad;  // a Tensor, or null (None) before a backward
+//   gm.load_state_dict(other.state_dict());                 // also { name: Tensor } or a Map; strict = true
+//   const loop = new pt.TrainLoop(gm, opt, { loss: 'cross_entropy', batches });   // [{ x, labels }]
+//   loop.run(5);                                             // five steps in one call: Float32Array of losses
+//
+// How loss.backward() finds the graph: gm.forward(x) runs the graph through the engine's Tape (it
+// records every node's value) and its output tensors carry a grad_fn pointing at that tape; a loss keeps
+// the grad_fn of its input and the gradient of the loss with respect to it. A GraphModule keeps only
+// its latest recorded forward: the next forward, a backward, or the end of the tape's pt.scope frees it
+// (then backward on an older output is a RuntimeError). out.backward(gradient) seeds an output with a
+// cotangent, as torch does.
+export function installTrain(pt, M, tools) {
+  const { call, own, release } = tools;
+  const E = pt.errors;
+  const T = (h) => pt.Tensor.fromHandle(h);
+  const tensorArg = (fn, t, arg) => {
+    if (!(t instanceof pt.Tensor)) throw new E.TypeError(`${fn}(): argument '${arg}' must be a Tensor, got ${typeof t}`);
+    return t;
+  };
+
+  // ---- autograd ----
+  class Tape {
+    #handle;
+    constructor(handle) { this.#handle = handle; own(this, handle); }
+    backward(grads) {
+      if (this.#handle.isDeleted()) {
+        throw new E.RuntimeError('Trying to backward through a forward whose saved values were freed (a later forward of the same GraphModule, a backward, or the end of its pt.scope); run forward again');
+      }
+      call((h, g) => h.backward(g), this.#handle, grads.map((t) => (t ? t.handle : null)));
+      this.delete();
+    }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+  }
+
+  // torch's grad_fn: how backward reaches the graph from this tensor. name as torch prints it.
+  class GradFn {
+    constructor(name, run) { this.name = name; this.run = run; }
+    toString() { return `<${this.name}>`; }
+  }
+  const gradFns = new WeakMap();
+  const latestTape = new WeakMap();  // GraphModule -> its latest Tape
+
+  Object.defineProperty(pt.Tensor.prototype, 'grad_fn', { get() { return gradFns.get(this) ?? null; }, configurable: true });
+  Object.defineProperty(pt.Tensor.prototype, 'requires_grad', { get() { return gradFns.has(this); }, configurable: true });
+  // torch.Tensor.backward(gradient): gradient may be left out for a one-element tensor (it is 1).
+  pt.Tensor.prototype.backward = function backward(gradient) {
+    const fn = gradFns.get(this);
+    if (!fn) throw new E.RuntimeError('element 0 of tensors does not require grad and does not have a grad_fn');
+    if (gradient === undefined) {
+      if (this.numel !== 1) throw new E.RuntimeError('grad can be implicitly created only for scalar outputs');
+    } else {
+      tensorArg('backward', gradient, 'gradient');
+    }
+    fn.run(gradient);
+  };
+
+  // gm.forward(...inputs): runs the graph and records it (see the header).
+  pt.GraphModule.prototype.forward = function forward(...inputs) {
+    const xs = inputs.flat().map((x, i) => tensorArg('forward', x, `input ${i}`).handle);
+    const r = call((h, a) => M.forward_recorded(h, a), this.handle, xs);
+    latestTape.get(this)?.delete();
+    const tape = new Tape(r.tape);
+    latestTape.set(this, tape);
+    const outs = r.outputs.map(T);
+    outs.forEach((out, i) => {
+      gradFns.set(out, new GradFn('GraphModuleBackward0', (gradient) => {
+        const seeds = outs.map(() => null);
+        seeds[i] = gradient ?? pt.tensor([1], out.shape);
+        tape.backward(seeds);
+      }));
+    });
+    return outs.length === 1 ? outs[0] : outs;
+  };
+
+  // A loss of a recorded output: its value, with a grad_fn that seeds the output with d loss / d output.
+  function lossOf(kind, name, input, target) {
+    tensorArg(kind, input, 'input');
+    const r = call(M.loss, kind, input.handle, target.handle);
+    const value = T(r.value);
+    const grad = T(r.grad);
+    const source = gradFns.get(input);
+    if (source) {
+      gradFns.set(value, new GradFn(name, (gradient) => {
+        const g = gradient === undefined ? grad : grad.mul(gradient.item());
+        source.run(g);
+      }));
+    } else {
+      grad.delete();
+    }
+    return value;
+  }
+  const labels = (fn, target) => {
+    if (Array.isArray(target) || ArrayBuffer.isView(target)) return pt.tensor(Array.from(target), [target.length], 'int32');
+    return tensorArg(fn, target, 'target');
+  };
+  pt.nn = pt.nn ?? {};
+  pt.nn.functional = pt.nn.functional ?? {};
+  // F.cross_entropy(input [N, C], target: int32 class indices, a Tensor or an array); mean reduction.
+  pt.nn.functional.cross_entropy = (input, target) => lossOf('cross_entropy', 'NllLossBackward0', input, labels('cross_entropy', target));
+  // F.mse_loss(input, target), same shape; mean reduction.
+  pt.nn.functional.mse_loss = (input, target) => lossOf('mse_loss', 'MseLossBackward0', input, tensorArg('mse_loss', target, 'target'));
+
+  // ---- parameters ----
+  // nn.Parameter: a GraphModule's trainable tensor by name. data shares storage with the module (an
+  // optimizer step shows in it); grad is a copy of the accumulated gradient, or null (None).
+  class Parameter {
+    #module;
+    constructor(module, name, tensor) { this.#module = module; this.name = name; this.data = tensor; }
+    get module() { return this.#module; }
+    get grad() {
+      const g = call((h, n) => M.parameter_grad(h, n), this.#module.handle, this.name);
+      return g ? T(g) : null;
+    }
+    get shape() { return this.data.shape; }
+    toString() { return `Parameter(${this.name}, shape=[${this.shape}])`; }
+  }
+  pt.Parameter = Parameter;
+
+  const proto = pt.GraphModule.prototype;
+  proto.named_parameters = function namedParameters() {
+    return call((h) => M.named_parameters(h), this.handle).map((e) => [e.name, new Parameter(this, e.name, T(e.tensor))]);
+  };
+  proto.parameters = function parameters() { return this.named_parameters().map(([, p]) => p); };
+  proto.zero_grad = function zeroGrad(set_to_none = true) { call((h) => M.zero_grad(h, !!set_to_none), this.handle); };
+  // sd: what state_dict() returns ([{ name, tensor }]), a plain { name: Tensor } object or a Map.
+  proto.load_state_dict = function loadStateDict(sd, strict = true) {
+    let entries;
+    if (Array.isArray(sd)) entries = sd.map((e) => [e?.name, e?.tensor]);
+    else if (sd instanceof Map) entries = [...sd];
+    else if (sd && typeof sd === 'object') entries = Object.entries(sd);
+    else throw new E.TypeError(`load_state_dict(): expected a state dict (array of { name, tensor }, object or Map), got ${typeof sd}`);
+    const list = entries.map(([name, t]) => {
+      if (typeof name !== 'string') throw new E.TypeError('load_state_dict(): every entry needs a string name');
+      return { name, tensor: tensorArg('load_state_dict', t, name).handle };
+    });
+    return call((h, l) => M.load_state_dict(h, l, !!strict), this.handle, list);
+  };
+  // torchao's _allow_exported_model_train_eval: train() / eval() move the exported model's BatchNorm.
+  proto.train = function train(mode = true) { return mode ? pt.move_exported_model_to_train(this) : pt.move_exported_model_to_eval(this); };
+  proto.eval = function evalMode() { return pt.move_exported_model_to_eval(this); };
+
+  // ---- optimizers ----
+  const optionKeys = {
+    SGD: { lr: 'number', momentum: 'number', dampening: 'number', weight_decay: 'number', nesterov: 'boolean', maximize: 'boolean' },
+    Adam: { lr: 'number', betas: 'betas', eps: 'number', weight_decay: 'number', amsgrad: 'boolean', maximize: 'boolean' },
+  };
+  class Optimizer {
+    #handle;
+    constructor(params, options = {}) {
+      const kind = this.constructor.name;
+      if (!Array.isArray(params)) throw new E.TypeError(`${kind}(): params must be an array of Parameters (gm.parameters())`);
+      params.forEach((p, i) => {
+        if (!(p instanceof Parameter)) throw new E.TypeError(`${kind}(): params[${i}] is not a Parameter (use gm.parameters())`);
+      });
+      if (options === null || typeof options !== 'object') throw new E.TypeError(`${kind}(): options must be an object`);
+      const o = {};
+      for (const [k, v] of Object.entries(options)) {
+        const want = optionKeys[kind][k];
+        if (!want) throw new E.TypeError(`${kind}.__init__() got an unexpected keyword argument '${k}'`);
+        if (want === 'betas') {
+          if (!Array.isArray(v) || v.length !== 2 || v.some((b) => typeof b !== 'number')) {
+            throw new E.TypeError(`${kind}(): betas must be two numbers, got ${JSON.stringify(v)}`);
+          }
+          [o.beta1, o.beta2] = v;
+        } else if (typeof v !== want) {
+          throw new E.TypeError(`${kind}(): ${k} must be a ${want}, got ${typeof v}`);
+        } else {
+          o[k] = v;
+        }
+      }
+      this.#handle = call(M.make_optimizer, kind, params.map((p) => ({ module: p.module.handle, name: p.name })), o);
+      own(this, this.#handle);
+      this.defaults = { ...options };
+    }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new E.RuntimeError(`this ${this.constructor.name} was freed`);
+      return this.#handle;
+    }
+    step() { call((h) => h.step(), this.handle); }
+    zero_grad(set_to_none = true) { call((h) => h.zero_grad(!!set_to_none), this.handle); }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+  }
+  class SGD extends Optimizer {}
+  class Adam extends Optimizer {}
+  pt.optim = { Optimizer, SGD, Adam };
+
+  // ---- training in slices ----
+  class TrainLoop {
+    #handle;
+    constructor(model, optimizer, { loss = 'cross_entropy', batches } = {}) {
+      const gm = pt.gmArg('TrainLoop', model);
+      if (!(optimizer instanceof Optimizer)) throw new E.TypeError('TrainLoop(): optimizer must be a pt.optim optimizer');
+      if (!Array.isArray(batches)) throw new E.TypeError('TrainLoop(): batches must be an array of { x, labels }');
+      const bs = batches.map((b, i) => ({
+        x: tensorArg('TrainLoop', b?.x, `batches[${i}].x`).handle,
+        labels: tensorArg('TrainLoop', b?.labels, `batches[${i}].labels`).handle,
+      }));
+      this.#handle = call(M.make_train_loop, gm, optimizer.handle, loss, bs);
+      own(this, this.#handle);
+    }
+    // Runs `steps` training steps (zero_grad, forward, loss, backward, step each); their losses.
+    run(steps = 1) {
+      if (!Number.isInteger(steps) || steps < 0) throw new E.ValueError(`TrainLoop.run(): steps must be a non-negative integer, got ${steps}`);
+      return call((h) => h.run(steps), this.#handle);
+    }
+    get position() { return call((h) => h.position(), this.#handle); }
+    get epoch() { return call((h) => h.epoch(), this.#handle); }
+    isDeleted() { return this.#handle.isDeleted(); }
+    delete() { release(this, this.#handle); }
+  }
+  pt.TrainLoop = TrainLoop;
+}

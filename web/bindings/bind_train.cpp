@@ -1,0 +1,215 @@
+// bind_train.cpp — Embind for engine/train: the recorded forward (a Tape handle), backward, the losses,
+// parameters / grads / load_state_dict, SGD and Adam, and the train loop a page runs in slices.
+// Handles keep the GraphModules they point into alive (shared_ptr), so a tape or an optimizer never
+// outlives its module. The public API over these is web/api/train.js.
+#include <emscripten/bind.h>
+
+#include <memory>
+
+#include "common.h"
+#include "graph_handles.h"
+#include "train/autograd.h"
+#include "train/loss.h"
+#include "train/optim.h"
+#include "train/parameters.h"
+#include "train/train_loop.h"
+
+using emscripten::val;
+using ptjs::GraphModuleHandle;
+using pt::Tensor;
+
+namespace {
+
+struct TapeHandle {
+  std::shared_ptr<pt::GraphModule> gm;
+  std::shared_ptr<pt::Tape> tape;
+};
+
+struct OptimizerHandle {
+  std::vector<std::shared_ptr<pt::GraphModule>> modules;
+  std::shared_ptr<pt::Optimizer> opt;
+  pt::Optimizer& get() const {
+    if (!opt) throw pt::RuntimeError("optimizer was not constructed");
+    return *opt;
+  }
+};
+
+struct TrainLoopHandle {
+  std::shared_ptr<pt::GraphModule> gm;
+  OptimizerHandle opt;
+  std::shared_ptr<pt::TrainLoop> loop;
+  pt::TrainLoop& get() const {
+    if (!loop) throw pt::RuntimeError("train loop was not constructed");
+    return *loop;
+  }
+};
+
+pt::LossFn loss_by_name(const std::string& name) {
+  if (name == "cross_entropy") return pt::cross_entropy;
+  if (name == "mse_loss") return pt::mse_loss;
+  throw pt::ValueError("unknown loss '" + name + "' (expected cross_entropy or mse_loss)");
+}
+
+// ---- autograd ----
+val forward_recorded(const GraphModuleHandle& h, const val& inputs) {
+  return ptjs::guarded([&] {
+    auto tape = std::make_shared<pt::Tape>(h.get(), ptjs::tensors_from_js(inputs));
+    val out = val::object();
+    out.set("outputs", ptjs::tensors_to_js(tape->outputs()));
+    out.set("tape", TapeHandle{h.gm, tape});
+    return out;
+  });
+}
+
+// grads: one Tensor or null per output.
+void tape_backward(const TapeHandle& t, const val& grads) {
+  ptjs::guarded([&] {
+    std::vector<std::optional<Tensor>> gs;
+    const unsigned n = grads["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      if (grads[i].isNull() || grads[i].isUndefined()) gs.emplace_back();
+      else gs.emplace_back(grads[i].as<Tensor>());
+    }
+    t.tape->backward(gs);
+    return 0;
+  });
+}
+
+val loss(const std::string& name, const Tensor& input, const Tensor& target) {
+  return ptjs::guarded([&] {
+    const pt::Loss l = loss_by_name(name)(input, target);
+    val out = val::object();
+    out.set("value", l.value);
+    out.set("grad", l.grad);
+    return out;
+  });
+}
+
+// ---- parameters ----
+val named_parameters(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] {
+    val arr = val::array();
+    for (const pt::NamedTensor& t : pt::named_parameters(h.get())) {
+      val e = val::object();
+      e.set("name", t.name);
+      e.set("tensor", t.value);  // shares storage: it follows optimizer steps
+      arr.call<void>("push", e);
+    }
+    return arr;
+  });
+}
+
+val parameter_grad(const GraphModuleHandle& h, const std::string& name) {
+  return ptjs::guarded([&] {
+    if (!h.get().has_tensor(name)) throw pt::ValueError("no parameter named '" + name + "'");
+    const Tensor* g = pt::grad(h.get(), name);
+    return g ? val(g->clone()) : val::null();
+  });
+}
+
+void zero_grad(const GraphModuleHandle& h, bool set_to_none) {
+  ptjs::guarded([&] {
+    pt::zero_grad(h.get(), set_to_none);
+    return 0;
+  });
+}
+
+// entries: [{name, tensor}]
+val load_state_dict(const GraphModuleHandle& h, const val& entries, bool strict) {
+  return ptjs::guarded([&] {
+    std::vector<pt::NamedTensor> sd;
+    const unsigned n = entries["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) sd.push_back({entries[i]["name"].as<std::string>(), entries[i]["tensor"].as<Tensor>(), false});
+    const pt::IncompatibleKeys k = pt::load_state_dict(h.get(), sd, strict);
+    val out = val::object();
+    out.set("missing_keys", ptjs::strings_to_js(k.missing_keys));
+    out.set("unexpected_keys", ptjs::strings_to_js(k.unexpected_keys));
+    return out;
+  });
+}
+
+// ---- optimizers ----
+// params: [{module: GraphModule handle, name}]; options: numbers / booleans already type-checked by train.js.
+OptimizerHandle make_optimizer(const std::string& kind, const val& params, const val& o) {
+  return ptjs::guarded([&] {
+    OptimizerHandle h;
+    std::vector<pt::Parameter> ps;
+    const unsigned n = params["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      const GraphModuleHandle m = params[i]["module"].as<GraphModuleHandle>();
+      ps.push_back({&m.get(), params[i]["name"].as<std::string>()});
+      h.modules.push_back(m.gm);
+    }
+    auto num = [&o](const char* k, double d) { return o[k].isUndefined() ? d : o[k].as<double>(); };
+    auto flag = [&o](const char* k) { return !o[k].isUndefined() && o[k].as<bool>(); };
+    if (kind == "SGD") {
+      h.opt = std::make_shared<pt::SGD>(
+          std::move(ps), pt::SGDOptions{num("lr", 1e-3), num("momentum", 0), num("dampening", 0), num("weight_decay", 0),
+                                        flag("nesterov"), flag("maximize")});
+    } else {
+      h.opt = std::make_shared<pt::Adam>(
+          std::move(ps), pt::AdamOptions{num("lr", 1e-3), num("beta1", 0.9), num("beta2", 0.999), num("eps", 1e-8),
+                                         num("weight_decay", 0), flag("amsgrad"), flag("maximize")});
+    }
+    return h;
+  });
+}
+
+void optimizer_step(const OptimizerHandle& h) {
+  ptjs::guarded([&] {
+    h.get().step();
+    return 0;
+  });
+}
+
+void optimizer_zero_grad(const OptimizerHandle& h, bool set_to_none) {
+  ptjs::guarded([&] {
+    h.get().zero_grad(set_to_none);
+    return 0;
+  });
+}
+
+// ---- the train loop ----
+// batches: [{x, labels}]
+TrainLoopHandle make_train_loop(const GraphModuleHandle& gm, const OptimizerHandle& opt, const std::string& loss_name,
+                                const val& batches) {
+  return ptjs::guarded([&] {
+    std::vector<pt::Batch> bs;
+    const unsigned n = batches["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) bs.push_back({batches[i]["x"].as<Tensor>(), batches[i]["labels"].as<Tensor>()});
+    auto loop = std::make_shared<pt::TrainLoop>(gm.get(), opt.get(), loss_by_name(loss_name), std::move(bs));
+    return TrainLoopHandle{gm.gm, opt, loop};
+  });
+}
+
+val train_loop_run(const TrainLoopHandle& h, double steps) {
+  return ptjs::guarded([&] {
+    const std::vector<float> losses = h.get().run(static_cast<int64_t>(steps));
+    val arr = val::global("Float32Array").new_(static_cast<double>(losses.size()));
+    for (size_t i = 0; i < losses.size(); ++i) arr.set(i, losses[i]);
+    return arr;
+  });
+}
+
+double train_loop_position(const TrainLoopHandle& h) { return ptjs::guarded([&] { return double(h.get().position()); }); }
+double train_loop_epoch(const TrainLoopHandle& h) { return ptjs::guarded([&] { return double(h.get().epoch()); }); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pt_train) {
+  using namespace emscripten;
+  class_<TapeHandle>("Tape").function("backward", &tape_backward);
+  class_<OptimizerHandle>("Optimizer").function("step", &optimizer_step).function("zero_grad", &optimizer_zero_grad);
+  class_<TrainLoopHandle>("TrainLoop")
+      .function("run", &train_loop_run)
+      .function("position", &train_loop_position)
+      .function("epoch", &train_loop_epoch);
+  function("forward_recorded", &forward_recorded);
+  function("loss", &loss);
+  function("named_parameters", &named_parameters);
+  function("parameter_grad", &parameter_grad);
+  function("zero_grad", &zero_grad);
+  function("load_state_dict", &load_state_dict);
+  function("make_optimizer", &make_optimizer);
+  function("make_train_loop", &make_train_loop);
+}
