@@ -29,6 +29,8 @@ ex = (torch.randn(8, 3, 16, 16),)
 with torch.no_grad():
     ref = model(*ex)
 
+QDQ = {"quantize_per_tensor", "dequantize_per_tensor", "quantize_per_channel", "dequantize_per_channel"}
+
 def run_one(**cfg):
     quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(**cfg))
     gm = torch.export.export(model, ex).module()
@@ -38,7 +40,9 @@ def run_one(**cfg):
         for batch in calibration:
             prepared(batch)
     converted = convert_pt2e(prepared)
-    qdq = [n for n in converted.graph.nodes if n.op == "call_function" and "quantize" in str(n.target)]
+    # q/dq nodes by op name: a substring test on "quantize" would also count choose_qparams
+    # (its target is quantized_decomposed.choose_qparams.tensor)
+    qdq = [n for n in converted.graph.nodes if n.op == "call_function" and n.target.__name__.split(".")[0] in QDQ]
     with torch.no_grad():
         return len(observers), sorted({type(o).__name__ for o in observers}), len(qdq), compute_error(ref, converted(*ex)).item()
 

@@ -19,7 +19,7 @@ const spec = pt.get_symmetric_quantization_config({ is_per_channel: true }).inpu
 const hand = new pt.HistogramObserver({ dtype: spec.dtype, qscheme: spec.qscheme, quant_min: spec.quant_min, quant_max: spec.quant_max, ...spec.observer_or_fake_quant_ctr.kwargs });
 hand.forward(x);
 const { scale, zero_point } = hand.calculate_qparams();
-state.x = x; state.qx = { s: scale[0], z: zero_point[0] }; state.prepared = prepared;
+state.x = x; state.qx = { s: scale[0], z: zero_point[0] }; state.prepared = prepared; state.gm = gm;
 show.text(ctx.tr({ en: `x's observer by hand: scale ${scale[0].toPrecision(6)}, zero point ${zero_point[0]}`, 'zh-TW': `手動建立的 x observer：scale ${scale[0].toPrecision(6)}，zero point ${zero_point[0]}` }));
 
 const xNode = gm.nodes.find((n) => n.name === 'x');

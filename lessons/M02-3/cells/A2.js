@@ -1,6 +1,7 @@
 // A2. What convert_pt2e builds from that observer (DuplicateDQPass included).
 const { prepared, qx } = state;
 const converted = pt.convert_pt2e(prepared);
+state.converted = converted;
 const nodes = converted.nodes;
 const byName = Object.fromEntries(nodes.map((n) => [n.name, n]));
 const short = (t) => t.replace('quantized_decomposed.', '').replace('.default', '');

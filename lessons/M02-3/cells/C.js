@@ -1,44 +1,50 @@
-// C. Lowering: a backend replaces "dequantize -> op -> quantize" by one integer kernel that reads the int8
-// tensor itself. The dequantize disappears into the kernel — so it must belong to that op alone.
-const { x, p, graphs, reference } = state;
+// C. Lowering: a backend replaces "dequantize -> op -> quantize" by one integer kernel that reads the int8 tensor
+// itself, and may do so only if nothing outside the group reads a node it removes. The rule, applied to the graphs
+// convert_pt2e built in B: XNNPACK's (after DuplicateDQPass) and the one whose dequantize of x stayed shared.
+const { x, qx, converted, shared } = state;
 const QMIN = -128, QMAX = 127;
 const f32 = Math.fround;
-const users = (g, name) => Object.entries(g).filter(([, u]) => u.inputs.includes(name)).map(([k]) => k);
-// The rule a pattern rewriter applies: every dequantize the pattern swallows may have no user outside it.
-function canLower(g, op) {
-  const dqs = g[op].inputs.filter((i) => g[i]?.op === 'dequantize');
-  const outside = dqs.flatMap((d) => users(g, d).filter((u) => u !== op).map((u) => `${d} → ${u}`));
+const isDQ = (n) => n?.target.startsWith('quantized_decomposed.dequantize');
+function canLower(g, opName) {                    // every dequantize feeding the op must belong to it alone
+  const op = g.node(opName);
+  const outside = op.args.flat().filter((a) => a?.node && isDQ(g.node(a.node)))
+    .flatMap((a) => g.node(a.node).users.filter((u) => u !== opName).map((u) => `${a.node} → ${u}`));
   return { ok: outside.length === 0, why: outside.join(', ') };
 }
-const rows = [];
-const verdict = {};
-for (const [label, g] of Object.entries(graphs)) for (const op of ['conv', 'add']) {
+const rows = [], verdict = {};
+for (const [label, g] of [['after DuplicateDQPass', converted], ['shared dq', shared]]) for (const op of ['conv2d', 'add']) {
   const v = canLower(g, op);
   verdict[`${label}/${op}`] = v.ok;
-  rows.push([ctx.tr(label === 'shared' ? { en: 'shared dq', 'zh-TW': '共用 dq' } : { en: 'after DuplicateDQPass', 'zh-TW': 'DuplicateDQPass 之後' }), op,
+  rows.push([ctx.tr(label === 'shared dq' ? { en: 'shared dq (B: x output only)', 'zh-TW': '共用 dq（B：只標 x 的輸出）' } : { en: 'XNNPACK, after DuplicateDQPass', 'zh-TW': 'XNNPACK，DuplicateDQPass 之後' }), op,
     v.ok ? ctx.tr({ en: 'yes', 'zh-TW': '可以' }) : ctx.tr({ en: `no: ${v.why} would lose its input`, 'zh-TW': `不行：${v.why} 會失去輸入` })]);
 }
 show.table([ctx.tr({ en: 'graph', 'zh-TW': '圖' }), 'op', ctx.tr({ en: 'lower to an int8 kernel?', 'zh-TW': '能換成 int8 kernel 嗎？' })], rows);
 
-// The integer kernels, reading int8 q_x (and q_r) directly, with one float multiplier per input.
-const rne = (v) => { const r = Math.round(v); return r - v === 0.5 && (r & 1) ? r - 1 : r; };
-const clamp = (v) => Math.min(Math.max(v, QMIN), QMAX);
-const qx = pt.quantize_per_tensor(x, p.x.s, p.x.z, QMIN, QMAX, 'int8').data();
-const rT = (() => { pt.manual_seed(1); return pt.randn(x.shape).mul(0.5); })();   // B's r again (same seed)
-const qr = pt.quantize_per_tensor(rT, p.r.s, p.r.z, QMIN, QMAX, 'int8').data();
-const mA = f32(f32(p.x.s * p.w) / p.a.s);                  // conv: (q - z)·(s_x·w / s_out)
-const mBx = f32(p.x.s / p.b.s), mBr = f32(p.r.s / p.b.s);  // add: each input rescaled to the output scale
-let worstA = 0, worstB = 0, exact = 0;
-for (let i = 0; i < qx.length; i++) {
-  const a = clamp(rne((qx[i] - p.x.z) * mA) + p.a.z);
-  const b = clamp(rne((qx[i] - p.x.z) * mBx + (qr[i] - p.r.z) * mBr) + p.b.z);
-  worstA = Math.max(worstA, Math.abs(a - reference.a[i]));
-  worstB = Math.max(worstB, Math.abs(b - reference.b[i]));
-  if (a === reference.a[i] && b === reference.b[i]) exact++;
+// An integer add kernel next to the float reference dq -> add -> q, both reading x quantized with its qparams
+// from the graph and a second int8 input r (a stand-in for the block's other branch).
+pt.manual_seed(1);
+const r = pt.randn(x.shape).mul(0.5);
+const observe = (t) => { const o = new pt.MinMaxObserver({ dtype: 'int8', quant_min: QMIN, quant_max: QMAX }); o.forward(t);
+  const { scale, zero_point } = o.calculate_qparams(); return { s: scale[0], z: zero_point[0] }; };
+const q = (t, p) => pt.quantize_per_tensor(t, p.s, p.z, QMIN, QMAX, 'int8');
+const dq = (t, p) => pt.dequantize_per_tensor(t, p.s, p.z, QMIN, QMAX, 'int8');
+const qr = observe(r);
+const sumT = (a, b) => { const bv = b.data(); return pt.tensor(a.data().map((v, i) => v + bv[i]), a.shape); };   // float32 add
+const qo = observe(sumT(dq(q(x, qx), qx), dq(q(r, qr), qr)));
+const reference = q(sumT(dq(q(x, qx), qx), dq(q(r, qr), qr)), qo).data();              // dq -> add -> q with the engine's ops
+const rne = (v) => { const k = Math.round(v); return k - v === 0.5 && (k & 1) ? k - 1 : k; };
+const ix = q(x, qx).data(), ir = q(r, qr).data();
+const mx = f32(qx.s / qo.s), mr = f32(qr.s / qo.s);                                      // one multiplier per input
+let worst = 0, exact = 0;
+for (let i = 0; i < ix.length; i++) {
+  const out = Math.min(Math.max(rne((ix[i] - qx.z) * mx + (ir[i] - qr.z) * mr) + qo.z, QMIN), QMAX);
+  worst = Math.max(worst, Math.abs(out - reference[i]));
+  if (out === reference[i]) exact++;
 }
-show.text(ctx.tr({ en: `integer kernels vs dq → op → q: largest difference ${worstA} (conv) and ${worstB} (add) steps; ${exact} of ${qx.length} elements identical in both`,
-  'zh-TW': `整數 kernel 與 dq → op → q 相比：最大差異 ${worstA}（conv）與 ${worstB}（add）格；兩者都完全相同的元素 ${exact} / ${qx.length}` }));
-check(!verdict['shared/conv'] && !verdict['shared/add'] && verdict['split/conv'] && verdict['split/add'],
-  { en: 'with the shared dq neither op can be lowered; after duplication both can', 'zh-TW': '共用 dq 時兩個 op 都無法換掉；複製之後兩個都可以' });
-check(worstA <= 1 && worstB <= 1, { en: 'the integer kernels reproduce dq → op → q to within one step', 'zh-TW': '整數 kernel 重現 dq → op → q，誤差在一格以內' });
-check(exact > 0.99 * qx.length, { en: 'and exactly for more than 99 % of elements', 'zh-TW': '而且超過 99 % 的元素完全相同' });
+show.text(ctx.tr({ en: `integer add vs dq → add → q: largest difference ${worst} steps; ${exact} of ${ix.length} elements identical`,
+  'zh-TW': `整數 add 與 dq → add → q 相比：最大差異 ${worst} 格；${ix.length} 個元素中有 ${exact} 個完全相同` }));
+check(verdict['after DuplicateDQPass/conv2d'] && verdict['after DuplicateDQPass/add'],
+  { en: 'after DuplicateDQPass, the rewriter may take both conv2d and add: each has a dequantize of its own', 'zh-TW': 'DuplicateDQPass 之後，rewriter 可以換掉 conv2d 和 add：各有自己的 dequantize' });
+check(!verdict['shared dq/conv2d'] && !verdict['shared dq/add'],
+  { en: 'with the shared dequantize neither op can be lowered', 'zh-TW': '共用 dequantize 時，兩個 op 都無法換掉' });
+check(exact === ix.length, { en: 'the integer add reproduces dq → add → q on every element here', 'zh-TW': '在這裡，整數 add 每個元素都重現了 dq → add → q' });

@@ -9,8 +9,8 @@ const reluOutput = (respect) => class ReluOutput extends pt.Quantizer {
     for (const n of gm.nodes) {
       if (!state.isOp(n, 'relu')) continue;
       if (respect && gm.annotation(n)?._annotated) continue;           // someone else already decided
-      pt.annotate_output_qspec(gm, n, state.act());
-      gm.annotate(n, new pt.QuantizationAnnotation({ _annotated: true }));
+      if (gm.annotation(n)) pt.annotate_output_qspec(gm, n, state.act());   // a label is there: edit it in place
+      else gm.annotate(n, new pt.QuantizationAnnotation({ output_qspec: state.act(), _annotated: true }));
     }
   }
   validate() {}

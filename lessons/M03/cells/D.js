@@ -5,8 +5,8 @@ class ReluOutputQuantizer extends pt.Quantizer {
   annotate(gm) {
     for (const node of gm.nodes) {
       if (node.op === 'call_function' && node.target === 'aten.relu.default') {
-        pt.annotate_output_qspec(gm, node, act());
-        gm.annotate(node, new pt.QuantizationAnnotation({ _annotated: true }));   // only sets the flag
+        // one label with both fields (the Python twin: annotate_output_qspec, then _annotated = True on that label)
+        gm.annotate(node, new pt.QuantizationAnnotation({ output_qspec: act(), _annotated: true }));
       }
     }
     return gm;
