@@ -11,6 +11,10 @@
 //                   // known); the page shows it in place
 // An exercise cell (`exercise: true`) carries `code` (the learner's starting code) and `solution`
 // (cells/<id>.solution.js): runLesson runs the solution unless `codeFor` gives other code.
+// A lesson's own words live in lessons/<id>/strings.json ({ key: { en, 'zh-TW' } }); a cell shows them with
+// t('key', { name: value }) ({name} in the string is replaced). A lesson with "kit": true in lesson.json has
+// lessons/<id>/kit.js: its shared plumbing (helpers, graders), a function body that returns an object; it runs
+// once per page state and reaches the cells as `kit`. It makes no engine objects of its own (they would be freed).
 import { histogramView } from './view_data.js';
 
 export const LANGS = ['en', 'zh-TW'];
@@ -29,6 +33,10 @@ export async function loadLesson(id, readText) {
   if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
   // lesson.json first (it names the cells), then every other file at once.
   const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
+  const [strings, kit] = await Promise.all([
+    readText(`lessons/${id}/strings.json`).then(JSON.parse, () => ({})),
+    meta.kit ? readText(`lessons/${id}/kit.js`) : null,
+  ]);
   const cells = await Promise.all(meta.cells.map(async (c) => {
     const [code, torch, solution] = await Promise.all([
       readText(`lessons/${id}/cells/${c.id}.js`),
@@ -37,7 +45,7 @@ export async function loadLesson(id, readText) {
     ]);
     return { ...c, code, torch, solution };
   }));
-  return { ...meta, cells };
+  return { ...meta, strings, kit, cells };
 }
 
 // A lesson as its page shows it in one language: the lesson (as loadLesson gives it) and its prose as HTML
@@ -70,6 +78,26 @@ export function tr(text, lang) {
   if (text === null || text === undefined) return '';
   if (typeof text === 'string') return text;
   return text[lang] ?? text.en ?? '';
+}
+
+// A lesson string in one language, with {name} replaced by vars.name. An unknown key is an error that names it.
+export function lessonString(lesson, key, vars = {}, lang = 'en') {
+  const entry = lesson.strings?.[key];
+  if (entry === undefined) throw new Error(`lessons/${lesson.id}/strings.json has no key '${key}'`);
+  return tr(entry, lang).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+// The lesson's kit (lessons/<id>/kit.js) for one page state: built on first use, then kept with the state.
+const kits = new WeakMap();
+function lessonKit(pt, lesson, state, lang) {
+  if (!lesson.kit) return {};
+  let kit = kits.get(state);
+  if (!kit) {
+    const t = (key, vars) => lessonString(lesson, key, vars, lang);
+    kit = new Function('pt', 'lang', 't', `"use strict";\n${lesson.kit}`)(pt, lang, t) ?? {};
+    kits.set(state, kit);
+  }
+  return kit;
 }
 
 // The cell's line of an error thrown while it ran: V8 names the Function-built code <anonymous>, and
@@ -116,15 +144,17 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
     checks.push({ ok: !!cond, message: tr(message, lang) });
     return !!cond;
   };
-  const ctx = { state, lang, show, check, tr: (t) => tr(t, lang) };
+  const t = (key, vars) => lessonString(lesson, key, vars, lang);
+  const ctx = { state, lang, show, check, t, tr: (text) => tr(text, lang) };
   let error = null;
   try {
-    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', `"use strict";\n${code}`);
+    const kit = lessonKit(pt, lesson, state, lang);
+    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', 'kit', 't', `"use strict";\n${code}`);
     // Returning `state` keeps the engine objects stored on it, also when the cell throws midway.
     let threw = false, thrown;
     pt.scope(() => {
       try {
-        fn(pt, ctx, state, show, check);
+        fn(pt, ctx, state, show, check, kit, t);
       } catch (e) {
         threw = true;
         thrown = e;

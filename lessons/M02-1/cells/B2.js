@@ -15,7 +15,12 @@ for (const [dname, oname] of pick) {
     clipped: r.clipped,
   });
 }
+// The int8 codes the relu data actually lands on, quantized by the engine with the symmetric observer's qparams.
 const sym = R['relu(gaussian) / MinMax symmetric'];
-check(sym.lo < 0 && sym.dmin >= 0, { en: 'relu(gaussian) with symmetric: half of the range lies below 0, where no value is', 'zh-TW': 'relu(gaussian) 用 symmetric：一半的範圍在 0 以下，那裡沒有任何值' });
+const codes = pt.quantize_per_tensor(data['relu(gaussian)'], sym.s, sym.z, state.QMIN, state.QMAX, 'int8').data();
+const used = new Set(codes);
+show.text(ctx.tr({ en: `relu(gaussian), MinMax symmetric: ${used.size} of 256 int8 codes used, from ${Math.min(...used)} to ${Math.max(...used)}`,
+  'zh-TW': `relu(gaussian)、MinMax symmetric：256 個 int8 碼只用到 ${used.size} 個，從 ${Math.min(...used)} 到 ${Math.max(...used)}` }));
+check(Math.min(...used) >= 0 && used.size <= 129, { en: 'relu(gaussian) with symmetric: no value lands on a negative code — half of the grid stays idle', 'zh-TW': 'relu(gaussian) 用 symmetric：沒有任何值落在負的碼上——一半的格點閒置' });
 const h = R['heavy tail t(3) / Histogram affine'];
 check(h.clipped > 0 && h.hi < h.dmax, { en: 'heavy tail: Histogram gives up the largest values (they are clipped)', 'zh-TW': 'heavy tail：Histogram 放棄了最大的那些值（被截斷）' });

@@ -7,4 +7,5 @@
 // Predict first, then measure. Put the name of your pick in state.choice.
 state.choice = null;   // TODO
 show.text(`choice: ${state.choice}`);
-check(state.choice in state.candidates, { en: 'state.choice names one of the candidates', 'zh-TW': 'state.choice 是候選之一的名字' });
+const g = kit.grade(state.choice, state);   // the grading cell's check
+check(g.ok, g.message);

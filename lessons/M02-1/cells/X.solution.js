@@ -13,4 +13,5 @@ for (const [name, make] of Object.entries(state.candidates)) {
 show.table(['observer', 'SQNR (dB)'], rows);
 state.choice = best;
 show.text(`choice: ${state.choice}`);
-check(state.choice in state.candidates, { en: 'state.choice names one of the candidates', 'zh-TW': 'state.choice 是候選之一的名字' });
+const g = kit.grade(state.choice, state);   // the grading cell's check
+check(g.ok, g.message);

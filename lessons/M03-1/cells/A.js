@@ -13,11 +13,11 @@ const ways = {
 const rows = [], res = {}, stages = [];
 for (const [label, Q] of Object.entries(ways)) {
   const p = pt.prepare_pt2e(state.ex('residual'), new Q());
-  const t = pt.observer_placement_table(p).rows;
+  const tbl = pt.observer_placement_table(p).rows;
   stages.push({ title: label === 'output' ? 'output_qspec on x' : 'input_qspec_map {x: spec} on conv2d', ...p.graph_view() });
   const add = p.nodes.find((n) => state.isOp(n, 'add') || n.target === 'aten.add.Tensor');
-  res[label] = { t, addReads: add.args.map((a) => a.node) };
-  rows.push([label === 'output' ? 'output_qspec on x' : 'input_qspec_map {x: spec} on conv2d', t.length, t.map((r) => `${r[0]}: ${r[2]} → ${r[3]}`).join('; '), res[label].addReads.join(', ')]);
+  res[label] = { t: tbl, addReads: add.args.map((a) => a.node) };
+  rows.push([label === 'output' ? 'output_qspec on x' : 'input_qspec_map {x: spec} on conv2d', tbl.length, tbl.map((r) => `${r[0]}: ${r[2]} → ${r[3]}`).join('; '), res[label].addReads.join(', ')]);
 }
 show.table([ctx.tr({ en: 'label', 'zh-TW': '標籤' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observer: from → to', 'zh-TW': 'observer：從 → 到' }), ctx.tr({ en: 'add reads', 'zh-TW': 'add 讀的是' })], rows);
 show.view('graph', { title: ctx.tr({ en: 'residual block: an output label on x vs an edge label x → conv2d', 'zh-TW': 'residual block：x 的輸出標籤 vs x → conv2d 的邊標籤' }), stages, focus: ['x'], hops: 2, show_params: false });

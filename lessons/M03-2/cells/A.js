@@ -5,8 +5,8 @@ state.cfg = pt.get_symmetric_quantization_config({ is_per_channel: true });
 const gm = state.ex('tiny');
 pt.fold_bn(gm);
 new pt.XNNPACKQuantizer().set_global(state.cfg).annotate(gm);
-const t = pt.annotation_table(gm);
-show.table(t.headers, t.rows);
+const tbl = pt.annotation_table(gm);
+show.table(tbl.headers, tbl.rows);
 show.view('graph', { title: ctx.tr({ en: 'TinyConvNet around the residual add, after XNNPACKQuantizer.annotate: labels under each node', 'zh-TW': 'XNNPACKQuantizer.annotate 之後，TinyConvNet 的 residual add 附近：標籤寫在每個 node 底下' }),
   stages: [{ title: 'annotate', ...gm.graph_view() }], show_params: false, focus: ['add'], hops: 1 });
 state.tiny = gm;

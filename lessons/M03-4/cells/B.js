@@ -22,10 +22,10 @@ for (const [label, spec] of Object.entries(edgeSpecs)) {
   }
   const p = pt.prepare_pt2e(state.ex('residual'), new Q());
   p.forward(pt.randn([2, 8, 16, 16]));
-  const t = pt.observer_placement_table(p).rows;
+  const tbl = pt.observer_placement_table(p).rows;
   stages.push({ title: label.split(',')[0], ...p.graph_view() });
-  path[label] = t;
-  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
+  path[label] = tbl;
+  rows.push([label, tbl.length, tbl.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
 }
 show.table([ctx.tr({ en: 'edge spec on relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 邊上的規格' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'path relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 的路徑' })], rows);
 show.view('graph', { title: ctx.tr({ en: 'relu → conv2d_1: merged (same fields) or chained (different dtype)', 'zh-TW': 'relu → conv2d_1：合併（欄位相同）或串接（dtype 不同）' }), stages, focus: ['relu'], hops: 3, show_params: false });

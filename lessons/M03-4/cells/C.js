@@ -2,8 +2,8 @@
 const batches = [pt.randn([2, 3, 16, 16]), pt.randn([2, 3, 16, 16])];
 state.batches = batches;
 state.around = (p, cat = 'cat') => {                         // qparams of the observers feeding and following cat
-  const t = pt.observer_placement_table(p).rows;
-  const into = t.filter((r) => r[3].split(', ').includes(cat)), out = t.filter((r) => r[2] === cat);
+  const tbl = pt.observer_placement_table(p).rows;
+  const into = tbl.filter((r) => r[3].split(', ').includes(cat)), out = tbl.filter((r) => r[2] === cat);
   return { into, out };
 };
 const rows = [], res = {};

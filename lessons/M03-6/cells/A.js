@@ -16,15 +16,15 @@ const setups = {
 const rows = [], res = {}, stages = [];
 for (const [label, make] of Object.entries(setups)) {
   const p = pt.prepare_pt2e(state.ex('mlp'), make());
-  const t = pt.observer_placement_table(p).rows;
+  const tbl = pt.observer_placement_table(p).rows;
   stages.push({ title: label.replace(', cfg', ''), ...p.graph_view() });
-  res[label] = t;
-  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
+  res[label] = tbl;
+  rows.push([label, tbl.length, tbl.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
 }
 show.table(['XNNPACKQuantizer()', ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observed: from → to', 'zh-TW': '有 observer 的位置：從 → 到' })], rows);
 show.view('graph', { title: ctx.tr({ en: 'the MLP after prepare_pt2e, three settings', 'zh-TW': '三種設定下 prepare_pt2e 之後的 MLP' }), stages, show_params: false });
 state.global = res['set_global(cfg)'];
-const has = (t, from) => t.some((r) => r[2] === from);
+const has = (rowsOf, from) => rowsOf.some((r) => r[2] === from);
 const [g, f1, f2] = Object.values(res);
 check(has(f1, state.weightOf.fc1) && !has(f1, state.weightOf.fc2) && has(f2, state.weightOf.fc2) && !has(f2, state.weightOf.fc1),
   { en: 'each setting quantizes the weight of its own layer only', 'zh-TW': '每個設定只量化自己那一層的 weight' });

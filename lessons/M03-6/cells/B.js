@@ -29,14 +29,14 @@ const orders = {
 };
 const rows = [], res = {};
 for (const [label, make] of Object.entries(orders)) {
-  const t = pt.observer_placement_table(pt.prepare_pt2e(state.ex('mlp'), make())).rows;
-  res[label] = t;
-  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
+  const tbl = pt.observer_placement_table(pt.prepare_pt2e(state.ex('mlp'), make())).rows;
+  res[label] = tbl;
+  rows.push([label, tbl.length, tbl.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
 }
 show.table(['ComposableQuantizer', ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observed: from → to', 'zh-TW': '有 observer 的位置：從 → 到' })], rows);
 const [first, second, cleared] = Object.values(res);
 const sameAs = (a, b) => JSON.stringify(a.map((r) => r.slice(1, 4))) === JSON.stringify(b.map((r) => r.slice(1, 4)));
-const observes = (t, from) => t.some((r) => r[2] === from);
+const observes = (rowsOf, from) => rowsOf.some((r) => r[2] === from);
 check(!observes(first, state.weightOf.fc2) && observes(first, state.weightOf.fc1),
   { en: 'KeepFp32 first: XNNPACK skips the claimed fc2 (its weight has no observer) and still quantizes fc1', 'zh-TW': 'KeepFp32 在前：XNNPACK 跳過已被認領的 fc2（weight 沒有 observer），fc1 照樣量化' });
 check(sameAs(second, state.global),

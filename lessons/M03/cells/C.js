@@ -3,7 +3,6 @@ const act = () => new pt.QuantizationSpec({ dtype: 'int8', quant_min: -128, quan
   observer_or_fake_quant_ctr: pt.HistogramObserver.with_args({ eps: 2 ** -12 }) });
 const weight = new pt.QuantizationSpec({ dtype: 'int8', quant_min: -127, quant_max: 127, qscheme: 'per_tensor_symmetric',
   observer_or_fake_quant_ctr: pt.MinMaxObserver.with_args({ eps: 2 ** -12 }) });
-const seen = {};                                        // what the derive function received and returned
 class FourSpecs extends pt.Quantizer {
   annotate(gm) {
     for (const n of gm.nodes) {
@@ -11,10 +10,8 @@ class FourSpecs extends pt.Quantizer {
         const [x, w, b] = n.args.map((a) => a.node);
         const bias = new pt.DerivedQuantizationSpec({
           derived_from: [[x, n.name], [w, n.name]], dtype: 'int32', quant_min: -(2 ** 31), quant_max: 2 ** 31 - 1, qscheme: 'per_tensor_symmetric',
-          derive_qparams_fn: ([xo, wo]) => {
-            Object.assign(seen, { x: xo.scale[0], w: wo.scale[0], bias: xo.scale[0] * wo.scale[0] });
-            return { scale: [seen.bias], zero_point: [0] };
-          } });
+          derive_qparams_fn: ([xo, wo]) => ({ scale: [xo.scale[0] * wo.scale[0]], zero_point: [0] }),   // s_b = s_x · s_w
+        });
         gm.annotate(n, new pt.QuantizationAnnotation({ input_qspec_map: [[x, act()], [w, weight], [b, bias]], output_qspec: act(), _annotated: true }));
       }
       if (state.isOp(n, 'sigmoid')) {
@@ -55,7 +52,11 @@ show.table([ctx.tr({ en: 'spec kind', 'zh-TW': 'spec 種類' }), ctx.tr({ en: 'o
 ]);
 check(pt.observer_nodes(prepared).length === labels - shared,
   { en: `${labels} labels, ${shared} of them shared: ${pt.observer_nodes(prepared).length} observers (a shared label adds none)`, 'zh-TW': `${labels} 張標籤，其中 ${shared} 張共用：${pt.observer_nodes(prepared).length} 個 observer（共用的標籤不另外加）` });
-check(Math.abs(seen.bias - seen.x * seen.w) <= 1e-12 && seen.bias < seen.x && derived1[2] === 'fc_bias',
-  { en: 'bias scale = activation scale × weight scale, computed from the two other observers', 'zh-TW': 'bias 的 scale = activation scale × weight scale，由另外兩個 observer 算出' });
+// The bias observer's qparams, read from the prepared graph, against the product of the two observers it was
+// derived from — read from the graph too, not from what the derive function saw.
+const scaleOf = (type, from) => prepared.observer(t2.rows.find((r) => r[1] === type && r[2] === from)[0]).calculate_qparams().scale[0];
+const [sx, sw, sb] = [scaleOf('HistogramObserver', 'x'), scaleOf('MinMaxObserver', 'fc_weight'), scaleOf('DerivedObserverOrFakeQuantize', 'fc_bias')];
+check(sb === Math.fround(sx * sw) && sb < sx,
+  { en: `bias scale ${sb.toExponential(4)} = activation scale ${sx.toPrecision(4)} × weight scale ${sw.toPrecision(4)}, the two observers in the graph`, 'zh-TW': `bias 的 scale ${sb.toExponential(4)} = activation scale ${sx.toPrecision(4)} × weight scale ${sw.toPrecision(4)}，也就是圖裡那兩個 observer 的乘積` });
 check(fixed1 === byType(t2, 'FixedQParamsObserver') && hist1 !== byType(t2, 'HistogramObserver'),
   { en: 'a wider batch moves the Histogram observer; the fixed qparams stay exactly as written', 'zh-TW': '較寬的一批讓 Histogram observer 改變；固定的 qparams 維持原樣' });
