@@ -43,7 +43,7 @@ function explain(edge, want, got, by) {
     return tr({ en: `edge ${a} → ${b} has an observer, but no rule asks for one (did you label a node another quantizer had already claimed — rule 3 — or an op that is not conv/relu?)`, 'zh-TW': `邊 ${a} → ${b} 有 observer，但沒有任何規則要求（是不是標了別的 Quantizer 已經認領的 node——規則 3——或不是 conv／relu 的 op？）` });
   }
   const [kind, why] = want.get(edge);
-  if (!got.has(edge)) return tr({ en: `edge ${a} → ${b} has no observer; ${why} asks for one — does your rule match every such node, not just one by name?`, 'zh-TW': `邊 ${a} → ${b} 沒有 observer；${why} 要求要有——你的規則是否比對到每一個這種 node，而不是只點名一個？` });
+  if (!got.has(edge)) return tr({ en: `edge ${a} → ${b} has no observer; ${why} asks for one — does your rule match every such node, not just one by name?`, 'zh-TW': `邊 ${a} → ${b} 沒有 observer；${why} 要求要有——你的規則是否比對到每一個這種 node，而不是僅點名一個？` });
   const tbl = got.get(edge), ok = kind === 'weight' ? /PerChannel/.test(tbl): tbl === 'HistogramObserver';
   if (!ok) return tr({ en: `edge ${a} → ${b} is observed by ${tbl}: ${kind === 'weight' ? 'weights take state.weight() (per-channel)' : 'activations take state.act()'}`, 'zh-TW': `邊 ${a} → ${b} 的 observer 是 ${tbl}：${kind === 'weight' ? 'weight 要用 state.weight()（per-channel）' : 'activation 要用 state.act()'}` });
   return null;

@@ -768,6 +768,9 @@ try {
     }
   });
 
+  // Filled by the next test, as it opens every page in both languages; checked right after it.
+  const proseIssues = [];
+  let proseBlocks = 0;
   await test('every written lesson passes every check in the browser, as in the headless runner, and draws every view', async () => {
     const nodePt = await loadEngine();
     const ids = writtenLessons(await loadIndex(readRepoText));
@@ -781,6 +784,21 @@ try {
           ...r.checks.map((c) => `${r.cell} ${c.ok ? 'pass' : 'fail'}: ${c.message}`),
           ...(r.error ? [`${r.cell} error: ${r.error.name}: ${r.error.message}`] : [])]);
         await page.evaluate(([l, g]) => window.pt2e.navigate(l, g).then(() => undefined), [id, lang]);
+        // The rendered prose as a reader sees it, block by block (code and math as a placeholder 0): no raw `**`
+        // (CommonMark leaves them next to CJK punctuation unless markdown-it-cjk-friendly is on), and no space
+        // between two CJK characters (a source line break between them, unless markdown-it-cjk-breaks is on).
+        const prose = await page.evaluate(() => [...document.querySelectorAll('article .prose')].flatMap((div) =>
+          [...div.querySelectorAll('p, li, td, th, h1, h2, h3, h4')].map((block) => {
+            const copy = block.cloneNode(true);
+            for (const c of copy.querySelectorAll('code, .katex, ul, ol')) c.replaceWith(c.matches('ul, ol') ? '' : '0');
+            return copy.textContent;
+          })));
+        proseBlocks += prose.length;
+        const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/u;
+        for (const text of prose) {
+          if (text.includes('**')) proseIssues.push(`${id} [${lang}] raw **: "${text.slice(0, 60)}"`);
+          for (const m of text.matchAll(/(\S)\s+(\S)/gu)) if (CJK.test(m[1]) && CJK.test(m[2])) proseIssues.push(`${id} [${lang}] space between CJK: "…${text.slice(Math.max(0, m.index - 6), m.index + 8)}…"`);
+        }
         // Exercise cells show the learner's starting code; run the reference solution, as the runner does.
         const browser = await page.evaluate(async (where) => {
           const lessonPage = window.pt2e.lesson;
@@ -820,6 +838,12 @@ try {
     assert(!diffs.length, diffs.slice(0, 3).join(' | '));
     assert(viewsSeen.graph > 0, `no graph view in any lesson: ${JSON.stringify(viewsSeen)}`);
     return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike, all passed; views drawn and not blank: ${Object.entries(viewsSeen).map(([k, v]) => `${v} ${k}`).join(', ')}`;
+  });
+
+  await test('rendered prose: no raw ** and no space between two CJK characters on any page, in either language', async () => {
+    assert(proseBlocks > 0, 'no prose block was read');
+    assert(!proseIssues.length, `${proseIssues.length} problems: ${proseIssues.slice(0, 3).join(' | ')}`);
+    return `${proseBlocks} prose blocks read`;
   });
 
   // Printed, not asserted (timings are measured, never tested): a fresh browser context (empty cache)

@@ -26,7 +26,7 @@ const layers = gm.nodes.filter((n) => ['aten.conv2d.default', 'aten.linear.defau
 check(rows.every(([, w]) => w.n_qdq === layers), tr('weight-only convert leaves exactly one dequantize per conv / linear weight', '只量化 weight 時，convert 後每個 conv / linear 的 weight 恰好一個 dequantize'));
 check(rows.every(([, w, full]) => w.sqnr > full.sqnr + 20),
   tr('for both granularities, weights alone score more than 20 dB above the full setting (the notebook\'s own assert): the activations dominate',
-    '兩種粒度都是只量化 weight 的 SQNR 比完整量化高出 20 dB 以上（notebook 自己的 assert）：誤差主要來自 activation'));
+    '兩種粒度下，僅量化 weight 的 SQNR 比完整量化高出 20 dB 以上（notebook 自己的 assert）：誤差主要來自 activation'));
 state.weightOnly = rows.map(([name, w]) => [name, w.sqnr]);
 
 // Which activation? Start at the first one: the observer on the input x, in the per-tensor setting of A.

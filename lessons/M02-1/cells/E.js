@@ -21,7 +21,7 @@ for (const [label, kw] of settings) {
     ctx.tr(changes[label] ? { en: 'yes', 'zh-TW': '會' } : { en: 'no', 'zh-TW': '不會' })]);
 }
 show.table([ctx.tr({ en: 'setting', 'zh-TW': '設定' }), ctx.tr({ en: 'activation class', 'zh-TW': 'activation 用的類別' }),
-  ctx.tr({ en: 'observer inside', 'zh-TW': '裡面包的 observer' }), 'is_dynamic', ctx.tr({ en: 'forward changes values?', 'zh-TW': 'forward 會改數值？' })], rows);
+  ctx.tr({ en: 'observer inside', 'zh-TW': '內部包的 observer' }), 'is_dynamic', ctx.tr({ en: 'forward changes values?', 'zh-TW': 'forward 會改數值？' })], rows);
 check(rows.map((r) => r[1]).join() === 'HistogramObserver,FusedMovingAvgObsFakeQuantize,PlaceholderObserver',
   { en: 'PTQ → HistogramObserver, QAT → FusedMovingAvgObsFakeQuantize, dynamic → PlaceholderObserver', 'zh-TW': 'PTQ → HistogramObserver、QAT → FusedMovingAvgObsFakeQuantize、dynamic → PlaceholderObserver' });
 check(built['QAT (is_qat)'].config.activation_post_process === 'MovingAverageMinMaxObserver',

@@ -31,5 +31,5 @@ show.view('histogram', { values: err, bins: 40, lo: -s, hi: s, title: ctx.tr({ e
 check(changed > 0.9 * xv.length, { en: 'fake quant changes (almost) every value: forward is not the identity', 'zh-TW': 'fake quant 幾乎改變了每個值：forward 不是恆等函數' });
 check(yv.every((v, i) => Object.is(v, opv[i])), { en: 'FakeQuantize.forward == fake_quantize_per_tensor_affine with its scale / zero_point (bit for bit)', 'zh-TW': 'FakeQuantize.forward 與用它的 scale／zero point 呼叫 fake_quantize_per_tensor_affine 逐位元相同' });
 check(yv.every((v, i) => Object.is(v, dqv[i])), { en: '… and == dequantize(quantize(x)) (bit for bit)', 'zh-TW': '…… 也與 dequantize(quantize(x)) 逐位元相同' });
-check(levels <= QMAX - QMIN + 1, { en: 'the output takes at most 256 different values', 'zh-TW': '輸出最多只有 256 種不同的值' });
+check(levels <= QMAX - QMIN + 1, { en: 'the output takes at most 256 different values', 'zh-TW': '輸出最多僅有 256 種不同的值' });
 check(worst <= s / 2 * (1 + 1e-5), { en: 'no value moves more than half a step (the range covers this batch)', 'zh-TW': '沒有任何值移動超過半格（範圍涵蓋了這批資料）' });

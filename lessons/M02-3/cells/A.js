@@ -23,5 +23,5 @@ state.x = x; state.qx = { s: scale[0], z: zero_point[0] }; state.prepared = prep
 show.text(ctx.tr({ en: `x's observer by hand: scale ${scale[0].toPrecision(6)}, zero point ${zero_point[0]}`, 'zh-TW': `手動建立的 x observer：scale ${scale[0].toPrecision(6)}，zero point ${zero_point[0]}` }));
 
 const xNode = gm.nodes.find((n) => n.name === 'x');
-check(xNode.users.length === 2 && xNode.users.includes('add'), { en: 'exported graph: x has two users, a conv and the residual add', 'zh-TW': 'export 後的圖：x 有兩個 user，一個 conv 和殘差的 add' });
-check(obsX && obsX.users.join() === xNode.users.join(), { en: 'prepared graph: ONE observer on x, and it feeds both users', 'zh-TW': 'prepare 後的圖：x 上只有一個 observer，同時餵給兩個 user' });
+check(xNode.users.length === 2 && xNode.users.includes('add'), { en: 'exported graph: x has two users, a conv and the residual add', 'zh-TW': 'export 後的圖：x 有兩個使用者，一個 conv 和殘差的 add' });
+check(obsX && obsX.users.join() === xNode.users.join(), { en: 'prepared graph: ONE observer on x, and it feeds both users', 'zh-TW': 'prepare 後的圖：x 上只有一個 observer，同時餵給兩個使用者' });

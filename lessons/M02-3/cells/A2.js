@@ -11,7 +11,7 @@ for (const u of qX.users) { const d = byName[u]; rows.push([d.name, short(d.targ
 show.table(['node', 'target', 'scale', 'zero point', 'users'], rows);
 const dqs = qX.users.map((u) => byName[u]);
 check(dqs.length === 2 && dqs.every((d) => d.target.startsWith('quantized_decomposed.dequantize_per_tensor') && d.users.length === 1),
-  { en: 'x is quantized once; the quantize feeds two dequantizes, each with exactly one user', 'zh-TW': 'x 只被 quantize 一次；這個 quantize 餵給兩個 dequantize，每個都只有一個 user' });
+  { en: 'x is quantized once; the quantize feeds two dequantizes, each with exactly one user', 'zh-TW': 'x 只被 quantize 一次；這個 quantize 餵給兩個 dequantize，每個都只有一個使用者' });
 check(dqs.map((d) => d.users[0]).sort().join() === 'add,conv2d', { en: 'one dequantize goes to conv2d, the other to add', 'zh-TW': '一個 dequantize 給 conv2d，另一個給 add' });
 check(qX.args[1] === qx.s && qX.args[2] === qx.z && dqs.every((d) => d.args[1] === qx.s && d.args[2] === qx.z),
   { en: 'the baked-in scale and zero point are exactly what the hand-built observer computed', 'zh-TW': '寫進圖裡的 scale 與 zero point，正是手動建立的 observer 算出來的值' });

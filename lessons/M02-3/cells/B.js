@@ -24,14 +24,14 @@ for (const [label, g] of Object.entries(graphs)) {
   dqs[label] = dqsOf(g, qOfX(g));
   for (const d of dqs[label]) rows.push([label, d.name, d.users.join(', '), d.users.map((u) => (g.annotation(u) ? '✓' : '—')).join(', ')]);
 }
-show.table([ctx.tr({ en: 'labels', 'zh-TW': '標籤' }), ctx.tr({ en: 'dequantize of x', 'zh-TW': 'x 的 dequantize' }), 'users', ctx.tr({ en: 'user labelled?', 'zh-TW': 'user 有標籤？' })], rows);
+show.table([ctx.tr({ en: 'labels', 'zh-TW': '標籤' }), ctx.tr({ en: 'dequantize of x', 'zh-TW': 'x 的 dequantize' }), 'users', ctx.tr({ en: 'user labelled?', 'zh-TW': '使用者有標籤？' })], rows);
 state.shared = graphs[Object.keys(graphs)[1]];
 
 const [xnn, none, conv] = Object.values(dqs);
 const sameArgs = (a, b) => JSON.stringify(a.args) === JSON.stringify(b.args) && a.target === b.target;
 check(xnn.length === 2 && xnn.every((d) => d.users.length === 1) && sameArgs(xnn[0], xnn[1]),
-  { en: 'XNNPACK: one dequantize per user, and the two are the same op with the same arguments (same int8 input, scale, zero point): the copy changes no value', 'zh-TW': 'XNNPACK：每個 user 一個 dequantize，兩者是同一個 op、引數完全相同（同一個 int8 輸入、scale、zero point）：複製不會改變任何數值' });
+  { en: 'XNNPACK: one dequantize per user, and the two are the same op with the same arguments (same int8 input, scale, zero point): the copy changes no value', 'zh-TW': 'XNNPACK：每個使用者一個 dequantize，兩者是同一個 op、引數完全相同（同一個 int8 輸入、scale、zero point）：複製不會改變任何數值' });
 check(none.length === 1 && none[0].users.length === 2,
-  { en: 'no label on conv2d or add: the pass makes no copy, one dequantize keeps both users', 'zh-TW': 'conv2d 與 add 都沒有標籤：pass 不複製，一個 dequantize 保留兩個 user' });
+  { en: 'no label on conv2d or add: the pass makes no copy, one dequantize keeps both users', 'zh-TW': 'conv2d 與 add 都沒有標籤：pass 不複製，一個 dequantize 保留兩個使用者' });
 check(conv.length === 2 && conv.some((d) => d.users.join() === 'conv2d') && conv.some((d) => d.users.join() === 'add'),
   { en: 'conv2d labelled: it gets its own copy; add, unlabelled, keeps reading the original', 'zh-TW': 'conv2d 有標籤：它拿到自己的複本；沒有標籤的 add 繼續讀原本那個' });

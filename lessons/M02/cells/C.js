@@ -63,6 +63,6 @@ show.view('bar', { title: ctx.tr({ en: 'SQNR against the float graph (higher is 
 show.text(ctx.tr({ en: `hand-written conv vs the graph: largest difference ${maxDiff.toExponential(2)}`, 'zh-TW': `手寫 conv 與圖的結果：最大差異 ${maxDiff.toExponential(2)}` }));
 
 check(maxDiff < 1e-4, { en: 'the hand-written conv + relu reproduces the float graph (float rounding only)', 'zh-TW': '手寫的 conv + relu 重現了浮點圖的結果（只差浮點捨入）' });
-check(db[3] < Math.min(db[0], db[1], db[2]), { en: 'quantizing all three edges loses more than any single one: the errors add up', 'zh-TW': '三個邊都量化，損失比任何單獨一個都多：誤差會累加' });
-check(db[3] > 25, { en: 'int8 on all three edges still keeps the output above 25 dB SQNR', 'zh-TW': '三個邊都用 int8，輸出的 SQNR 仍高於 25 dB' });
+check(db[3] < Math.min(db[0], db[1], db[2]), { en: 'quantizing all three edges loses more than any single one: the errors add up', 'zh-TW': '三條邊都量化，損失比任何單獨一個都多：誤差會累加' });
+check(db[3] > 25, { en: 'int8 on all three edges still keeps the output above 25 dB SQNR', 'zh-TW': '三條邊都用 int8，輸出的 SQNR 仍高於 25 dB' });
 check(dbAff - dbSym > 5, { en: 'on relu output, affine beats symmetric by more than 5 dB (M02-1\'s lost bit)', 'zh-TW': '在 relu 輸出上，affine 比 symmetric 高超過 5 dB（M02-1 說的那 1 bit）' });

@@ -26,5 +26,5 @@ for (const [k, label] of [[0, { en: 'XNNPACK as is', 'zh-TW': 'XNNPACK 原樣' }
 }
 show.table([ctx.tr({ en: 'labels', 'zh-TW': '標籤' }), ctx.tr({ en: 'observers on x', 'zh-TW': 'x 上的 observer' }), ctx.tr({ en: 'which', 'zh-TW': '哪些' }), ctx.tr({ en: 'observers in all', 'zh-TW': 'observer 總數' })], rows);
 check(xObservers[0] === 1, { en: 'two edges with matching specs from one producer: one observer serves both', 'zh-TW': '同一個上游、規格相符的兩條邊：由一個 observer 同時服務' });
-check(xObservers[1] === xObservers[0], { en: 'the flag on one consumer is not enough: the other consumer still pulls its edge into the group', 'zh-TW': '只在一個 consumer 上關掉不夠：另一個 consumer 仍會把它的邊拉進同一組' });
+check(xObservers[1] === xObservers[0], { en: 'the flag on one consumer is not enough: the other consumer still pulls its edge into the group', 'zh-TW': '只在一個使用者上關掉不夠：另一個使用者仍會把它的邊拉進同一組' });
 check(xObservers[2] === xObservers[0] + 1, { en: 'with the flag off on both, each edge gets its own observer', 'zh-TW': '兩邊都關掉，每條邊才各有自己的 observer' });

@@ -19,4 +19,4 @@ const ao = res['torchao XNNPACKQuantizer'], et = res['executorch XNNPACKQuantize
 check(!ao.labelled && ao.out.length === 0 && ao.into[0][4] !== ao.into[1][4],
   { en: 'torchao copy: cat unlabelled (fp32), and its two inputs keep two different scales', 'zh-TW': 'torchao 版：cat 沒被標（fp32），兩個輸入保留兩個不同的 scale' });
 check(et.labelled && et.out.length === 1 && new Set([...et.into, ...et.out].map((r) => r[4])).size === 1,
-  { en: 'ExecuTorch: cat labelled with shared specs, so both inputs and the output show one scale', 'zh-TW': 'ExecuTorch 版：cat 用共用規格標註，兩個輸入和輸出只有一個 scale' });
+  { en: 'ExecuTorch: cat labelled with shared specs, so both inputs and the output show one scale', 'zh-TW': 'ExecuTorch 版：cat 用共用規格標籤，兩個輸入和輸出只有一個 scale' });
