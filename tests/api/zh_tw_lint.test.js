@@ -44,7 +44,8 @@ function pages() {
     const dir = `lessons/${id}/`;
     out.push([`${dir}prose.zh-TW.md`, readable(read(`${dir}prose.zh-TW.md`))]);
     const meta = JSON.parse(read(`${dir}lesson.json`));
-    out.push([`${dir}lesson.json`, [meta.title['zh-TW'], ...meta.cells.map((c) => c.title['zh-TW'])].join('\n')]);
+    out.push([`${dir}lesson.json`, [meta.title['zh-TW'], ...meta.cells.flatMap((c) => [c.title['zh-TW'], c.predict?.question?.['zh-TW'],
+      ...(c.predict?.choices ?? []).map((ch) => ch.label?.['zh-TW'])])].filter(Boolean).join('\n')]);
     if (existsSync(new URL(`${dir}strings.json`, root))) {
       out.push([`${dir}strings.json`, Object.values(JSON.parse(read(`${dir}strings.json`))).map((s) => s['zh-TW'] ?? '').join('\n')]);
     }

@@ -768,6 +768,48 @@ try {
     }
   });
 
+  await test('a prediction: asked before the results show, answered, revealed and marked, counted, kept across a reload', async () => {
+    // What M01's cells reveal, from the headless runner: the page must mark the learner's answers against these.
+    const m01 = await loadLesson('M01', readRepoText);
+    const revealed = Object.fromEntries(runLesson(await loadEngine(), m01, { lang: 'en' }).map((r) => [r.cell, r.revealed]));
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      await p.goto(`${server.url}?lesson=M01`);
+      const lastCell = m01.cells.at(-1).id;
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const boxState = (cell) => p.evaluate((c) => {
+        const sec = document.querySelector(`section.cell[data-cell="${c}"]`);
+        const box = sec.querySelector('.prediction');
+        return { state: box?.dataset.state ?? null, veiled: sec.querySelector('.cell-results').classList.contains('veiled'),
+          verdict: box?.querySelector('.verdict').textContent ?? '', value: box?.querySelector('input')?.value ?? null };
+      }, cell);
+      const before = await boxState('A');
+      assert(before.state === 'asked' && before.veiled, `before answering: ${JSON.stringify(before)}`);
+      // A: the right number; B: one off.
+      await p.fill('section.cell[data-cell="A"] .prediction input', String(revealed.A));
+      await p.click('section.cell[data-cell="A"] .prediction button.commit');
+      await p.fill('section.cell[data-cell="B"] .prediction input', String(revealed.B + 1));
+      await p.click('section.cell[data-cell="B"] .prediction button.commit');
+      const a = await boxState('A'), b = await boxState('B');
+      assert(a.state === 'right' && !a.veiled && a.verdict.includes(String(revealed.A)), `A after answering: ${JSON.stringify(a)}`);
+      assert(b.state === 'off' && !b.veiled && b.verdict.includes(String(revealed.B)), `B after answering: ${JSON.stringify(b)}`);
+      assert(new URL(p.url()).searchParams.get('pr.A') === String(revealed.A), `URL: ${p.url()}`);
+      const counted = await p.evaluate(() => ({ badge: document.querySelector('nav a[data-lesson="M01"] .progress')?.textContent ?? null,
+        passed: document.querySelectorAll('ul.checks li.pass').length, total: document.querySelectorAll('ul.checks li').length }));
+      assert(counted.badge === `${counted.passed + 1}/${counted.total + 2}`, `progress: ${JSON.stringify(counted)}`);
+      // A reload of the plain lesson URL: the answers come back from this browser's storage.
+      await p.goto(`${server.url}?lesson=M01`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const a2 = await boxState('A'), b2 = await boxState('B');
+      assert(a2.state === 'right' && !a2.veiled && a2.value === String(revealed.A) && b2.state === 'off', `after a reload: ${JSON.stringify({ a2, b2 })}`);
+      return `M01 A answered ${revealed.A} (right), B ${revealed.B + 1} (off by one), badge ${counted.badge}, both kept across a reload`;
+    } finally {
+      await context.close();
+    }
+  });
+
   // Filled by the next test, as it opens every page in both languages; checked right after it.
   const proseIssues = [];
   let proseBlocks = 0;

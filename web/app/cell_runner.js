@@ -9,6 +9,11 @@
 //   result.checks   // [{ok, message}]
 //   result.error    // {name, message, line} when the cell threw (line in the cell's file, when
 //                   // known); the page shows it in place
+//   result.revealed // what the cell computed for its prediction (reveal(value)), or undefined
+// A cell may declare a prediction in lesson.json — "predict": { "question": {en, 'zh-TW'}, then either
+// "choices": [{ "value": "a", "label": {en, 'zh-TW'} }, ...] or "number": { "tolerance": 0.5 } (absolute) /
+// { "relative": 0.1 } } — and reveals the computed answer with reveal(value) (a choice's value, or a number).
+// The page asks the learner before showing the cell's results; markPrediction(predict, answer, revealed) marks it.
 // An exercise cell (`exercise: true`) carries `code` (the learner's starting code) and `solution`
 // (cells/<id>.solution.js): runLesson runs the solution unless `codeFor` gives other code.
 // A lesson's own words live in lessons/<id>/strings.json ({ key: { en, 'zh-TW' } }); a cell shows them with
@@ -140,6 +145,8 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
     }),
     view: (view, data) => outputs.push({ kind: 'view', view, data: viewData(view, data) }),
   };
+  let revealed;
+  const reveal = (value) => { revealed = value; return value; };
   const check = (cond, message) => {
     checks.push({ ok: !!cond, message: tr(message, lang) });
     return !!cond;
@@ -149,12 +156,12 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
   let error = null;
   try {
     const kit = lessonKit(pt, lesson, state, lang);
-    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', 'kit', 't', `"use strict";\n${code}`);
+    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', 'kit', 't', 'reveal', `"use strict";\n${code}`);
     // Returning `state` keeps the engine objects stored on it, also when the cell throws midway.
     let threw = false, thrown;
     pt.scope(() => {
       try {
-        fn(pt, ctx, state, show, check, kit, t);
+        fn(pt, ctx, state, show, check, kit, t, reveal);
       } catch (e) {
         threw = true;
         thrown = e;
@@ -165,7 +172,34 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
   } catch (e) {
     error = { name: e?.name ?? 'Error', message: e?.message ?? String(e), line: cellLine(e) };
   }
-  return { cell: cell.id, outputs, checks, error };
+  return { cell: cell.id, outputs, checks, error, revealed };
+}
+
+// A prediction's answer as the page keeps it (a string: the choice's value, or the number as typed), marked against
+// what the cell revealed: { ok, answer, actual } with both as text in the page's language, or null when the cell
+// revealed nothing (it raised first) or the answer does not parse.
+export function markPrediction(predict, answer, revealed, lang = 'en') {
+  if (!predict || answer === null || answer === undefined || revealed === undefined) return null;
+  if (predict.choices) {
+    const label = (v) => tr(predict.choices.find((c) => c.value === String(v))?.label ?? String(v), lang);
+    return { ok: String(answer) === String(revealed), answer: label(answer), actual: label(revealed) };
+  }
+  const a = Number(answer), r = Number(revealed);
+  if (String(answer).trim() === '' || !Number.isFinite(a) || !Number.isFinite(r)) return null;
+  const { tolerance = 0, relative = 0 } = predict.number ?? {};
+  return { ok: Math.abs(a - r) <= Math.max(tolerance, relative * Math.abs(r)), answer: String(a), actual: String(Number(r.toPrecision(6))) };
+}
+
+// What is wrong with a cell's prediction as declared and revealed (the headless runner reports it), or null.
+export function predictionProblem(cell, result) {
+  const p = cell.predict;
+  if (!p) return result.revealed === undefined ? null : 'the cell calls reveal() but lesson.json declares no prediction';
+  if (!p.question?.en || !p.question?.['zh-TW']) return 'its question needs en and zh-TW text';
+  if (!!p.choices === !!p.number) return 'it needs either choices or number';
+  if (result.revealed === undefined) return 'the cell revealed nothing (call reveal(value))';
+  if (p.choices && !p.choices.some((c) => c.value === String(result.revealed))) return `it revealed '${result.revealed}', not one of the choices`;
+  if (p.number && !Number.isFinite(Number(result.revealed))) return `it revealed ${result.revealed}, not a number`;
+  return null;
 }
 
 // Runs every cell of a lesson in order with one fresh state.

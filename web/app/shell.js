@@ -113,7 +113,7 @@ export async function startShell() {
         a.addEventListener('click', (e) => {
           if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
           e.preventDefault();
-          navigate({ lang: state.lang, lesson: p.id, cell: null, controls: {} });
+          navigate({ lang: state.lang, lesson: p.id, cell: null, controls: {}, predictions: {} });
         });
         nav.append(a);
       }
@@ -157,11 +157,11 @@ export async function startShell() {
     }
     const lesson = await renderLesson(main, {
       id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText,
-      at: { cell: state.cell, controls: state.controls },
+      at: { cell: state.cell, controls: state.controls, predictions: state.predictions },
       onProgress: () => updateProgress(p.id),
-      onState: ({ cell, controls }) => {
+      onState: ({ cell, controls, predictions }) => {
         if (state.lesson !== p.id) return;  // a page the learner has left
-        state = { ...state, cell, controls: { ...controls } };
+        state = { ...state, cell, controls: { ...controls }, predictions: { ...predictions } };
         writeState(state, false);
       },
     });
@@ -210,7 +210,7 @@ export async function startShell() {
     views: engine?.views ?? null,
     get demo() { return current?.demo ?? null; },
     get lesson() { return current?.cells ? current : null; },
-    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang, cell: null, controls: {} }),
+    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang, cell: null, controls: {}, predictions: {} }),
   };
   if (engine) {
     const drawn = page?.demo ? page.demo.framesDrawn() > 0 : false;

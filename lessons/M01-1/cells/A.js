@@ -40,3 +40,4 @@ check(rel < 1e-4, tr('the prepared graph gives the float output (largest relativ
 const conv = prepared.node('conv2d'), relu = prepared.node('relu');
 check(conv.users.length === 1 && conv.users[0] === 'relu', tr('conv2d feeds relu directly: no observer in between', 'conv2d 直接接 relu：中間沒有 observer'));
 check(relu.users.length === 1 && pt.observer_nodes(prepared).includes(relu.users[0]), tr('one observer after relu', 'relu 之後一個 observer'));
+reveal(bnCount(prepared));   // the value your prediction is marked against

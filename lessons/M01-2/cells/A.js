@@ -33,3 +33,4 @@ check(qx && qx.users.length === 2 && qx.users.every((u) => converted.node(u).tar
   tr('x\'s quantize feeds two dequantize nodes, one per user (DuplicateDQPass)', 'x 的 quantize 接兩個 dequantize，一個 user 一個（DuplicateDQPass）'));
 check(count(converted, 'dequantize_per_tensor') === count(converted, 'quantize_per_tensor') + 1,
   tr('so there is one more dequantize_per_tensor than quantize_per_tensor', '所以 dequantize_per_tensor 比 quantize_per_tensor 多一個'));
+reveal(pt.observer_nodes(prepared).includes(prepared.node('conv2d').users[0]) ? 'yes' : 'no');   // the value your prediction is marked against

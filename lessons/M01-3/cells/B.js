@@ -48,3 +48,4 @@ check(outside(ex) > 2 * outside(held),
   tr('more of the randn inputs than of the held-out images fall outside the range x was calibrated to', 'randn 輸入落在 x 校準範圍外的比例，比沒校準過的影像高'));
 check(heldDb > exDb + 10,
   tr('on images like the calibration set, the same quantized model scores more than 10 dB higher than on randn', '在和校準資料相像的影像上，同一個量化模型的 SQNR 比在 randn 上高 10 dB 以上'));
+reveal(rows.every(([, w, full]) => w.sqnr > full.sqnr + 3) ? 'activations' : 'weights');   // the value your prediction is marked against

@@ -35,3 +35,4 @@ check(Math.abs(T.scale[0] - C.scale[0]) <= 1e-6 * C.scale[0] && rows[0].pt === r
   tr('channel 0 sets the per-tensor scale, so it gets the same scale and SQNR both ways', 'per-tensor 的 scale 由 channel 0 決定，所以 channel 0 兩種方式的 scale 和 SQNR 都一樣'));
 check(small.every((r) => r.pc > r.pt + 20), tr('every other channel gains more than 20 dB with its own scale', '其他每個 channel 用自己的 scale 都多出 20 dB 以上'));
 check(small.every((r) => whole.pt > r.pt + 20), tr('the whole-tensor per-tensor SQNR hides them: it is over 20 dB above each small channel\'s', '整個 tensor 的 per-tensor SQNR 把問題藏起來了：比每個小 channel 都高 20 dB 以上'));
+reveal(rows[1].pt);   // the value your prediction is marked against

@@ -30,3 +30,4 @@ check(iq >= 0 && iq < chain.indexOf('quantize_per_tensor') && chain.indexOf('deq
   tr('before linear: choose_qparams → quantize → dequantize, computed from each input at run time', 'linear 之前是 choose_qparams → quantize → dequantize，每次執行時依輸入計算'));
 check(Math.abs(pt.sqnr(ref, converted.forward(ex)) - results['per-channel + is_dynamic'].sqnr) < 1e-9,
   tr('this graph gives the same SQNR as the is_dynamic row in A', '這張圖的 SQNR 和 A 段 is_dynamic 那一列相同'));
+reveal(marked.some((n) => n.startsWith('conv')) ? 'all' : marked.includes('linear') ? 'linear' : 'none');   // the value your prediction is marked against

@@ -33,3 +33,4 @@ check(worst <= 0.5 * qp.scale[0] * (1 + 1e-5), tr('inside the range, quantize �
 const zero = pt.dequantize_per_tensor(pt.quantize_per_tensor(pt.tensor([0], [1]), qp.scale[0], qp.zero_point[0], QMIN, QMAX, 'int8'), qp.scale[0], qp.zero_point[0], QMIN, QMAX, 'int8').item();
 check(zero === 0 && lo > 0, tr('0 is not in the data, yet it is exactly representable: it maps to the zero point', '資料裡沒有 0，它卻能被精確表示：0 對應到 zero point'));
 check(used < 256 && used <= Math.floor((hi - lo) / qp.scale[0]) + 2, tr('widening to 0 costs codes: only the part of the grid above the data\'s min is used', '延伸到 0 的代價是碼：只有資料最小值以上的那部分格點被用到'));
+reveal(qp.zero_point[0]);   // the value your prediction is marked against

@@ -73,3 +73,4 @@ check(Math.abs(qs.scale[0] - sSymHand) <= 1e-8 + 1e-5 * Math.abs(sSymHand),
 check(qs.scale[0] > qa.scale[0], { en: 'same data: the symmetric scale is larger (coarser steps) than the affine one', 'zh-TW': '同一份資料：symmetric 的 scale 比 affine 大（格子較粗）' });
 check(recip.every((st) => st.length <= xv.length / 1000 && st.every((d) => Math.abs(d - 1) < 1e-4)),
   { en: 'dividing vs multiplying by the reciprocal: at most 0.1 % of elements differ, each by exactly one step', 'zh-TW': '除法與乘倒數：最多 0.1 % 的元素不同，而且每個都剛好差一格' });
+reveal(qs.scale[0] > qa.scale[0] ? 'symmetric' : 'affine');   // the value your prediction is marked against

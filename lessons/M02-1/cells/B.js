@@ -59,3 +59,4 @@ const better = names.filter((d) => R(d, 'Histogram affine').db > R(d, 'MinMax af
 show.text(ctx.tr({ en: `Histogram beats MinMax affine on: ${better.join(', ') || '(none)'}`, 'zh-TW': `Histogram 的 SQNR 比 MinMax affine 高的資料：${better.join('、') || '（無）'}` }));
 check(shrunk, { en: 'Histogram pulls the upper bound in below MinMax\'s on all three data sets', 'zh-TW': '三種資料上，Histogram 的上界都比 MinMax 小' });
 check(better.length > 0 && better.length < names.length, { en: 'Histogram wins on some data sets but not on all', 'zh-TW': 'Histogram 在部分資料上較好，但不是全部' });
+reveal(reluGap);   // the value your prediction is marked against

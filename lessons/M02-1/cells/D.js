@@ -23,3 +23,4 @@ for (const axis of [0, 1]) {
 show.table(['ch_axis', ctx.tr({ en: 'along', 'zh-TW': '沿著' }), ctx.tr({ en: 'scale shape', 'zh-TW': 'scale 的形狀' }), 'scale', 'SQNR (dB)'], rows);
 check(formulaOk, { en: 'every channel\'s scale is max|w| / 127 over that channel (formula (1) per slice)', 'zh-TW': '每個 channel 的 scale 都是該 channel 的 max|w| / 127（逐片套公式 (1)）' });
 check(perAxis[0] > perAxis[1], { en: 'ch_axis=0 (the axis that was scaled) beats ch_axis=1', 'zh-TW': 'ch_axis=0（被放大的那一軸）比 ch_axis=1 好' });
+reveal(perAxis[0] > perAxis[1] ? '0' : '1');   // the value your prediction is marked against

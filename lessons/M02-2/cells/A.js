@@ -33,3 +33,4 @@ check(yv.every((v, i) => Object.is(v, opv[i])), { en: 'FakeQuantize.forward == f
 check(yv.every((v, i) => Object.is(v, dqv[i])), { en: '… and == dequantize(quantize(x)) (bit for bit)', 'zh-TW': '…… 也與 dequantize(quantize(x)) 逐位元相同' });
 check(levels <= QMAX - QMIN + 1, { en: 'the output takes at most 256 different values', 'zh-TW': '輸出最多僅有 256 種不同的值' });
 check(worst <= s / 2 * (1 + 1e-5), { en: 'no value moves more than half a step (the range covers this batch)', 'zh-TW': '沒有任何值移動超過半格（範圍涵蓋了這批資料）' });
+reveal(xv.length - changed);   // the value your prediction is marked against

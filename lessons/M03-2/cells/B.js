@@ -24,3 +24,4 @@ const labels = gm.nodes.reduce((k, n) => { const a = gm.annotation(n); return k 
 check(pairs.every(([a, b]) => qp(a) !== undefined && qp(a) === qp(b)),
   { en: 'each propagated op reports the same qparams as its producer: one observer object behind both', 'zh-TW': '每個被傳遞標籤的 op 與上游回報相同的 qparams：背後是同一個 observer 物件' });
 check(pt.observer_nodes(p).length < labels, { en: `${labels} non-empty specs, ${pt.observer_nodes(p).length} observers: sharing (explicit and implicit) saves the rest`, 'zh-TW': `${labels} 份非空規格、${pt.observer_nodes(p).length} 個 observer：其餘的由共用（顯式與隱式）省下` });
+reveal(pairs.every(([a, b]) => qp(a) === qp(b)) ? 'same' : 'different');   // the value your prediction is marked against

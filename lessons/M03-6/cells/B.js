@@ -43,3 +43,4 @@ check(sameAs(second, state.global),
   { en: 'KeepFp32 second: too late — every fc2 node is already claimed, so the result is XNNPACK alone (section A, global)', 'zh-TW': 'KeepFp32 在後：太遲了——fc2 的 node 都已被認領，結果和單獨使用 XNNPACK（A 段的全域設定）完全相同' });
 check(!observes(cleared, state.weightOf.fc2) && observes(cleared, state.weightOf.fc1) && cleared.length < state.global.length,
   { en: 'ClearFc2 second, editing the labels in place: fc2\'s weight and output lose their observers', 'zh-TW': 'ClearFc2 在後、就地修改標籤：fc2 的 weight 和輸出都不再有 observer' });
+reveal(sameAs(second, state.global) ? 'same' : 'fp32');   // the value your prediction is marked against
