@@ -47,7 +47,7 @@ function pages() {
     out.push([`${dir}lesson.json`, [meta.title['zh-TW'], ...meta.cells.flatMap((c) => [c.title['zh-TW'], c.predict?.question?.['zh-TW'],
       ...(c.predict?.choices ?? []).map((ch) => ch.label?.['zh-TW'])])].filter(Boolean).join('\n')]);
     if (existsSync(new URL(`${dir}strings.json`, root))) {
-      out.push([`${dir}strings.json`, Object.values(JSON.parse(read(`${dir}strings.json`))).map((s) => s['zh-TW'] ?? '').join('\n')]);
+      out.push([`${dir}strings.json`, Object.values(JSON.parse(read(`${dir}strings.json`))).map((s) => (s['zh-TW'] ?? '').replace(/\{\w+\}/g, '0')).join('\n')]);
     }
     for (const sub of ['cells', 'wrong']) {
       if (!existsSync(new URL(`${dir}${sub}`, root))) continue;

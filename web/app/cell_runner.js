@@ -21,6 +21,7 @@
 // lessons/<id>/kit.js: its shared plumbing (helpers, graders), a function body that returns an object; it runs
 // once per page state and reaches the cells as `kit`. It makes no engine objects of its own (they would be freed).
 import { histogramView } from './view_data.js';
+import { courseKit } from './course_kit.js';
 
 export const LANGS = ['en', 'zh-TW'];
 
@@ -155,7 +156,7 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
   const ctx = { state, lang, show, check, t, tr: (text) => tr(text, lang) };
   let error = null;
   try {
-    const kit = lessonKit(pt, lesson, state, lang);
+    const kit = { ...courseKit(pt, show), ...lessonKit(pt, lesson, state, lang) };
     const fn = new Function('pt', 'ctx', 'state', 'show', 'check', 'kit', 't', 'reveal', `"use strict";\n${code}`);
     // Returning `state` keeps the engine objects stored on it, also when the cell throws midway.
     let threw = false, thrown;

@@ -1,0 +1,45 @@
+// course_kit.js — the plumbing every lesson's cells share, so a cell reads like the PyTorch it teaches. A cell
+// sees these as `kit.<name>` (with its lesson's own kit.js merged on top); each has the name of the helper the
+// course's Python module (lessons/pt2e_course.py) gives the PyTorch twin, and does the same thing.
+//
+//   const quantizer = kit.get_xnnpack_quantizer({ is_per_channel: true });   // XNNPACKQuantizer().set_global(config)
+//   kit.calibrate(prepared, batches);                                          // prepared(x) for every batch
+//   kit.draw_stages(t('title'), [[gm, 'export'], [prepared, 'prepare_pt2e']], { focus: ['x'] });
+//   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
+//   kit.is_op(node, 'relu'); kit.is_quantize(node); kit.is_dequantize(node)
+// Node tests read `node.kind` ('op', 'quantize', 'dequantize', ...) where the engine gives it and fall back to the
+// target's name, so no cell spells a quantized_decomposed target.
+
+// A node's kind: the engine's own field, or the same read from its target.
+function kindOf(n) {
+  if (n?.kind) return n.kind;
+  const target = String(n?.target ?? '');
+  if (n?.op !== 'call_function') return n?.op ?? null;
+  if (/^quantized_decomposed\.quantize_/.test(target)) return 'quantize';
+  if (/^quantized_decomposed\.dequantize_/.test(target)) return 'dequantize';
+  if (/^quantized_decomposed\.choose_qparams/.test(target)) return 'choose_qparams';
+  return 'op';
+}
+
+export function courseKit(pt, show) {
+  const graphStage = ([g, title]) => ({ title, ...g.graph_view() });
+  return {
+    get_xnnpack_quantizer: (opts = {}) => new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config(opts)),
+    calibrate(prepared, batches) {
+      for (const b of batches) prepared.forward(b.x ?? b);
+      return prepared;
+    },
+    draw_stages: (title, stages, opts = {}) => show.view('graph', { title, stages: stages.map(graphStage), ...opts }),
+    draw: (g, title, opts = {}) => show.view('graph', { title, stages: [graphStage([g, opts.stage ?? ''])], ...opts }),
+    // A report (pt.diff_ops rows, or { headers, rows } from pt.observer_placement_table / annotation_table) as a table.
+    table(report, ...labels) {
+      if (Array.isArray(report)) show.table(['op', ...labels, 'delta'], report.map((r) => [r.op, r.a, r.b, r.delta]));
+      else show.table(report.headers, report.rows);
+      return report;
+    },
+    is_op: (n, op) => kindOf(n) === 'op' && String(n.target).split('.')[1] === op,
+    is_quantize: (n) => kindOf(n) === 'quantize',
+    is_dequantize: (n) => kindOf(n) === 'dequantize',
+    kind: kindOf,
+  };
+}
