@@ -16,6 +16,7 @@
 // fetching a lesson's page before it is rendered (the shell does so at start).
 import { loadLessonPage, markPrediction, runCell, tr } from './cell_runner.js';
 import { readPredictions, recordPrediction, recordProgress } from './progress.js';
+import { HELPER_FILE, lessonNotebook } from './notebook.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
 
@@ -323,8 +324,19 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
     }
     return results;
   }
+  // The page's PyTorch side as a Jupyter notebook: its prose in this language, its PyTorch cells, the course's helpers.
+  async function downloadNotebook() {
+    const [prose, helper] = await Promise.all([readText(`lessons/${id}/prose.${lang}.md`), readText(HELPER_FILE)]);
+    const blob = new Blob([JSON.stringify(lessonNotebook(lesson, prose, helper, lang), null, 1)], { type: 'application/x-ipynb+json' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: `${id}.${lang}.ipynb` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
   const toolbar = el('div', { class: 'lesson-toolbar' },
-    el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')));
+    el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')),
+    lesson.cells.some((c) => c.torch) ? el('button', { type: 'button', class: 'notebook', onclick: () => downloadNotebook().catch((e) => toolbar.append(errorBox(`${e.name}: ${e.message}`))) }, t(lang, 'download_notebook')) : null);
   const runAllButton = toolbar.querySelector('button');
   runAllButton.disabled = !page.engine;
   container.replaceChildren(toolbar, article);

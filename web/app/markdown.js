@@ -16,6 +16,7 @@ import MarkdownIt from '../../node_modules/markdown-it/dist/browser/markdown-it.
 import katex from '../../node_modules/katex/dist/katex.mjs';
 import cjkFriendly from '../../node_modules/markdown-it-cjk-friendly/dist/index.js';
 import cjkBreaks from '../../node_modules/markdown-it-cjk-breaks/index.mjs';
+import { splitCells } from './prose_split.js';
 
 function renderMath(tex, displayMode) {
   return katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
@@ -104,19 +105,7 @@ export function renderMarkdown(source) {
   return md.render(source);
 }
 
-const CELL_LINE = /^[ \t]*<!--\s*cell:\s*([A-Za-z0-9_-]+)\s*-->[ \t]*$/gm;
-
-export function splitCells(prose) {
-  const parts = [];
-  let last = 0;
-  for (const m of prose.matchAll(CELL_LINE)) {
-    parts.push({ markdown: prose.slice(last, m.index) });
-    parts.push({ cell: m[1] });
-    last = m.index + m[0].length;
-  }
-  parts.push({ markdown: prose.slice(last) });
-  return parts.filter((p) => p.cell || p.markdown.trim());
-}
+export { splitCells };
 
 export function proseParts(prose) {
   return splitCells(prose).map((p) => (p.cell ? { cell: p.cell } : { html: renderMarkdown(p.markdown) }));

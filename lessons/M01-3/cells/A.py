@@ -21,8 +21,9 @@ class TinyConvNet(torch.nn.Module):
         x = torch.relu(self.bn4(self.conv4(x)))
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
-# `calibration`: your own list of (N, 3, 16, 16) image batches, 256 samples in batches of 32, normalized
-# per channel (transforms.Normalize with the set's mean / std); the page uses pt.calibration_batches
+# the course's image set: 256 samples in batches of 32, normalized per channel (lessons/pt2e_course.py)
+from pt2e_course import calibration_batches, held_out_images
+calibration = [x for x, _ in calibration_batches(n=256, batch_size=32)]
 torch.manual_seed(0)
 model = TinyConvNet().eval()
 ex = (torch.randn(8, 3, 16, 16),)
