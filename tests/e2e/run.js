@@ -86,7 +86,9 @@ const consoleErrors = [];
 const foreignRequests = [];
 let requestCount = 0;
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  // The site's service worker (sw.js) would fetch on the page's behalf, out of reach of page.route (the M99
+  // fixture, PT2E_DIST): this page runs without it; the offline test below runs with it.
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
   page.on('request', (r) => {
@@ -805,6 +807,43 @@ try {
       const a2 = await boxState('A'), b2 = await boxState('B');
       assert(a2.state === 'right' && !a2.veiled && a2.value === String(revealed.A) && b2.state === 'off', `after a reload: ${JSON.stringify({ a2, b2 })}`);
       return `M01 A answered ${revealed.A} (right), B ${revealed.B + 1} (off by one), badge ${counted.badge}, both kept across a reload`;
+    } finally {
+      await context.close();
+    }
+  });
+
+  await test('offline after a first visit: the browser set offline still opens M01 and runs its cells (service worker)', async () => {
+    const m01 = await loadLesson('M01', readRepoText);
+    const lastCell = m01.cells.at(-1).id;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+      await p.goto(`${server.url}?lesson=M01`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      // The worker installed (its cache filled) and controls the page.
+      const version = await p.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        for (let i = 0; i < 200 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+        const names = await caches.keys();
+        return { active: !!reg.active, controlled: !!navigator.serviceWorker.controller, caches: names };
+      });
+      assert(version.active && version.controlled && version.caches.some((n) => n.startsWith('pt2e-')), `service worker: ${JSON.stringify(version)}`);
+      await context.setOffline(true);
+      const offlineFailures = [];
+      p.on('requestfailed', (r) => offlineFailures.push(new URL(r.url()).pathname));
+      await p.goto(`${server.url}?lesson=M01&lang=en`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const r = await p.evaluate(() => ({ passed: document.querySelectorAll('ul.checks li.pass').length, failed: document.querySelectorAll('ul.checks li.fail, .error-box').length,
+        online: navigator.onLine }));
+      // And a lesson not opened online (precached at install): M02-1's first cell runs too.
+      await p.goto(`${server.url}?lesson=M02-1`);
+      await p.waitForSelector('section.cell[data-cell="A"] ul.checks', { timeout: 30000 });
+      const other = await p.evaluate(() => document.querySelectorAll('section.cell[data-cell="A"] ul.checks li.pass').length);
+      assert(!r.online && r.passed > 0 && r.failed === 0, `offline M01: ${JSON.stringify(r)}`);
+      assert(other > 0, 'offline M02-1: cell A has no passed check');
+      return `cache ${version.caches.join(', ')}; offline: M01 ${r.passed} checks passed, M02-1 A ran (never opened online)${offlineFailures.length ? `; failed requests: ${[...new Set(offlineFailures)].join(' ')}` : ''}`;
     } finally {
       await context.close();
     }

@@ -21,6 +21,7 @@ import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 import { readUrlState, urlQuery } from './url_state.js';
 import { readProgress } from './progress.js';
+import { registerOffline } from './offline.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -204,6 +205,7 @@ export async function startShell() {
     indexError = e;
   }
   const page = await render();
+  registerOffline();   // sw.js: the course keeps working offline after this first visit
   await engineOrNull;
   window.pt2e = {
     pt: engine?.pt ?? null,
