@@ -12,7 +12,7 @@ What is here, each the PyTorch side of a name the page's cells use:
 - data: example_inputs(batch) (torch.randn(batch, 3, 16, 16)), calibration_batches(n, batch_size) (a synthetic
   4-class image set: bars, rings, checkerboards, gradients drawn in [0, 1] from a private generator seeded 2024,
   normalized per channel with the set's own mean / std) and held_out_images(first, count);
-- PT2E plumbing: export_module, get_xnnpack_quantizer, calibrate, sqnr (torchao's compute_error);
+- PT2E plumbing: export_module, export_zoo, get_xnnpack_quantizer, calibrate, sqnr (torchao's compute_error);
 - reports: short, op_counts, diff_ops, observer_nodes, qdq_nodes, observer_placement_table, annotation_table,
   unannotated_ops, table (prints rows), draw / draw_stages (print the graph; the page draws it).
 """
@@ -206,6 +206,11 @@ def held_out_images(first=256, count=8):
 
 def export_module(model, example):
     return torch.export.export(model, tuple(example)).module()
+
+
+def export_zoo(name, batch=2):
+    """A zoo model exported on a random batch (draws from torch's generator)."""
+    return export_module(get_model(name), (torch.randn(batch, *input_shape(name)),))
 
 
 def get_xnnpack_quantizer(**config):

@@ -3,6 +3,7 @@
 // course's Python module (lessons/pt2e_course.py) gives the PyTorch twin, and does the same thing.
 //
 //   const quantizer = kit.get_xnnpack_quantizer({ is_per_channel: true });   // XNNPACKQuantizer().set_global(config)
+//   const gm = kit.export_zoo('residual');                                     // export_module(get_model(name), randn batch of 2)
 //   kit.calibrate(prepared, batches);                                          // prepared(x) for every batch
 //   kit.draw_stages(t('title'), [[gm, 'export'], [prepared, 'prepare_pt2e']], { focus: ['x'] });
 //   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
@@ -25,6 +26,11 @@ export function courseKit(pt, show) {
   const graphStage = ([g, title]) => ({ title, ...g.graph_view() });
   return {
     get_xnnpack_quantizer: (opts = {}) => new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config(opts)),
+    // A zoo model exported on a random batch of `batch` samples (draws from the generator, as torch.randn would).
+    export_zoo(name, batch = 2) {
+      const model = pt.get_model(name);
+      return pt.export(model, [pt.randn([batch, ...model.input_shape])]);
+    },
     calibrate(prepared, batches) {
       for (const b of batches) prepared.forward(b.x ?? b);
       return prepared;
