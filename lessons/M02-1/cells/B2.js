@@ -17,7 +17,7 @@ for (const [dname, oname] of pick) {
 }
 // The int8 codes the relu data actually lands on, quantized by the engine with the symmetric observer's qparams.
 const sym = R['relu(gaussian) / MinMax symmetric'];
-const codes = pt.quantize_per_tensor(data['relu(gaussian)'], sym.s, sym.z, state.QMIN, state.QMAX, 'int8').data();
+const codes = pt.quantize_per_tensor(data['relu(gaussian)'], sym.s, sym.z, kit.QMIN, kit.QMAX, 'int8').data();
 const used = new Set(codes);
 show.text(ctx.tr({ en: `relu(gaussian), MinMax symmetric: ${used.size} of 256 int8 codes used, from ${Math.min(...used)} to ${Math.max(...used)}`,
   'zh-TW': `relu(gaussian)、MinMax symmetric：256 個 int8 碼只用到 ${used.size} 個，從 ${Math.min(...used)} 到 ${Math.max(...used)}` }));

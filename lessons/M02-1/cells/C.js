@@ -1,5 +1,5 @@
 // C. 20 calibration batches; batch 3 is ten times louder than the rest.
-const { QMIN, QMAX, f32, minmax } = state;
+const { QMIN, QMAX, f32, minmax } = kit;
 const c = 0.1;
 const mm = minmax();
 const ma = new pt.MovingAverageMinMaxObserver({ averaging_constant: c, dtype: 'int8', qscheme: 'per_tensor_affine', quant_min: QMIN, quant_max: QMAX });

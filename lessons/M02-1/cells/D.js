@@ -1,5 +1,5 @@
 // D. Per-channel: one scale per slice along ch_axis. Output channel 0 is made 5x larger.
-const { f32, qdqPerChannel } = state;
+const { f32, qdqPerChannel } = kit;
 const w0 = pt.randn([4, 3, 3, 3]).data();
 for (let i = 0; i < 27; i++) w0[i] = f32(w0[i] * 5);          // conv_w[0] *= 5
 const w = pt.tensor(w0, [4, 3, 3, 3]);

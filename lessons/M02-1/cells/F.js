@@ -1,7 +1,7 @@
 // F. PlaceholderObserver next to MinMaxObserver on the same 1000 values.
 const y = pt.randn([1000]);
 const yv = y.data();
-const mmObs = state.minmax();
+const mmObs = kit.minmax();
 const ph = new pt.PlaceholderObserver({ dtype: 'float32' });
 const qparamsOrError = (obs) => {
   try {

@@ -1,5 +1,5 @@
 // W. Data for the exercise: post-relu activations where every 1000th value is 10x larger.
-const { f32, QMIN, QMAX } = state;
+const { f32, QMIN, QMAX } = kit;
 pt.manual_seed(7);
 const a = pt.randn([50000]).data();
 for (let i = 0; i < a.length; i += 1000) a[i] = f32(a[i] * 10);

@@ -2,7 +2,7 @@
 // Candidates (keys of state.candidates):
 //   'MinMax affine', 'MinMax symmetric', 'Histogram affine', 'Histogram symmetric'
 // Each value is a function that builds a fresh observer: const obs = state.candidates[name]();
-// Tools from cell A: state.qdq(values, scale, zp) -> { values, clipped }; pt.sqnr(a, b) -> dB.
+// Tools: kit.qdq(values, scale, zp) -> { values, clipped }; pt.sqnr(a, b) -> dB.
 //
 // Predict first, then measure. Put the name of your pick in state.choice.
 state.choice = null;   // TODO

@@ -6,7 +6,7 @@ for (const [name, make] of Object.entries(state.candidates)) {
   const obs = make();
   obs.forward(act);
   const { scale, zero_point } = obs.calculate_qparams();
-  const db = pt.sqnr(act, pt.tensor(state.qdq(act.data(), scale[0], zero_point[0]).values, act.shape));
+  const db = pt.sqnr(act, pt.tensor(kit.qdq(act.data(), scale[0], zero_point[0]).values, act.shape));
   rows.push([name, db.toFixed(2)]);
   if (db > bestDb) { best = name; bestDb = db; }
 }
