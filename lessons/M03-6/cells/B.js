@@ -21,7 +21,7 @@ class ClearFc2 extends pt.Quantizer {
   }
   validate() {}
 }
-const xnn = () => new pt.XNNPACKQuantizer().set_global(state.cfg);
+const xnn = () => kit.get_xnnpack_quantizer({ is_per_channel: true });
 const orders = {
   '[KeepFp32, XNNPACK]': () => new pt.ComposableQuantizer([new KeepFp32(), xnn()]),
   '[XNNPACK, KeepFp32]': () => new pt.ComposableQuantizer([xnn(), new KeepFp32()]),
@@ -29,18 +29,18 @@ const orders = {
 };
 const rows = [], res = {};
 for (const [label, make] of Object.entries(orders)) {
-  const tbl = pt.observer_placement_table(pt.prepare_pt2e(state.ex('mlp'), make())).rows;
+  const tbl = pt.observer_placement_table(pt.prepare_pt2e(kit.export_zoo('mlp'), make())).rows;
   res[label] = tbl;
   rows.push([label, tbl.length, tbl.map((r) => `${r[2]} → ${r[3]}`).join('; ')]);
 }
-show.table(['ComposableQuantizer', ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'observed: from → to', 'zh-TW': '有 observer 的位置：從 → 到' })], rows);
+show.table(['ComposableQuantizer', t('observers'), t('observed')], rows);
 const [first, second, cleared] = Object.values(res);
 const sameAs = (a, b) => JSON.stringify(a.map((r) => r.slice(1, 4))) === JSON.stringify(b.map((r) => r.slice(1, 4)));
 const observes = (rowsOf, from) => rowsOf.some((r) => r[2] === from);
 check(!observes(first, state.weightOf.fc2) && observes(first, state.weightOf.fc1),
-  { en: 'KeepFp32 first: XNNPACK skips the claimed fc2 (its weight has no observer) and still quantizes fc1', 'zh-TW': 'KeepFp32 在前：XNNPACK 跳過已被認領的 fc2（weight 沒有 observer），fc1 照樣量化' });
+t('keep_first'));
 check(sameAs(second, state.global),
-  { en: 'KeepFp32 second: too late — every fc2 node is already claimed, so the result is XNNPACK alone (section A, global)', 'zh-TW': 'KeepFp32 在後：太遲了——fc2 的 node 都已被認領，結果和單獨使用 XNNPACK（A 段的全域設定）完全相同' });
+t('keep_second'));
 check(!observes(cleared, state.weightOf.fc2) && observes(cleared, state.weightOf.fc1) && cleared.length < state.global.length,
-  { en: 'ClearFc2 second, editing the labels in place: fc2\'s weight and output lose their observers', 'zh-TW': 'ClearFc2 在後、就地修改標籤：fc2 的 weight 和輸出都不再有 observer' });
+t('clear_second'));
 reveal(sameAs(second, state.global) ? 'same' : 'fp32');   // the value your prediction is marked against
