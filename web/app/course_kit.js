@@ -22,8 +22,14 @@ function kindOf(n) {
   return 'op';
 }
 
+// A graph stage for the view, and `changed`: the names of its nodes the stage before it did not have (what prepare
+// or convert added), so the view can mark the difference between stages instead of a cell printing it.
+function stagesOf(stages) {
+  const views = stages.map(([g, title]) => ({ title, ...g.graph_view() }));
+  return views.map((v, k) => (k === 0 ? v : { ...v, changed: v.nodes.map((n) => n.name).filter((name) => !views[k - 1].nodes.some((m) => m.name === name)) }));
+}
+
 export function courseKit(pt, show) {
-  const graphStage = ([g, title]) => ({ title, ...g.graph_view() });
   return {
     get_xnnpack_quantizer: (opts = {}) => new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config(opts)),
     // A zoo model exported on a random batch of `batch` samples (draws from the generator, as torch.randn would).
@@ -35,8 +41,8 @@ export function courseKit(pt, show) {
       for (const b of batches) prepared.forward(b.x ?? b);
       return prepared;
     },
-    draw_stages: (title, stages, opts = {}) => show.view('graph', { title, stages: stages.map(graphStage), ...opts }),
-    draw: (g, title, opts = {}) => show.view('graph', { title, stages: [graphStage([g, opts.stage ?? ''])], ...opts }),
+    draw_stages: (title, stages, opts = {}) => show.view('graph', { title, stages: stagesOf(stages), ...opts }),
+    draw: (g, title, opts = {}) => show.view('graph', { title, stages: stagesOf([[g, opts.stage ?? '']]), ...opts }),
     // A report (pt.diff_ops rows, or { headers, rows } from pt.observer_placement_table / annotation_table) as a table.
     table(report, ...labels) {
       if (Array.isArray(report)) show.table(['op', ...labels, 'delta'], report.map((r) => [r.op, r.a, r.b, r.delta]));
