@@ -19,8 +19,7 @@ for (const [dname, oname] of pick) {
 const sym = R['relu(gaussian) / MinMax symmetric'];
 const codes = pt.quantize_per_tensor(data['relu(gaussian)'], sym.s, sym.z, kit.QMIN, kit.QMAX, 'int8').data();
 const used = new Set(codes);
-show.text(ctx.tr({ en: `relu(gaussian), MinMax symmetric: ${used.size} of 256 int8 codes used, from ${Math.min(...used)} to ${Math.max(...used)}`,
-  'zh-TW': `relu(gaussian)、MinMax symmetric：256 個 int8 碼只用到 ${used.size} 個，從 ${Math.min(...used)} 到 ${Math.max(...used)}` }));
-check(Math.min(...used) >= 0 && used.size <= 129, { en: 'relu(gaussian) with symmetric: no value lands on a negative code — half of the grid stays idle', 'zh-TW': 'relu(gaussian) 用 symmetric：沒有任何值落在負的碼上——一半的格點閒置' });
+show.text(t('codes_used', { used: used.size, first: Math.min(...used), last: Math.max(...used) }));
+check(Math.min(...used) >= 0 && used.size <= 129, t('relu_gaussian_with_symmetric'));
 const h = R['heavy tail t(3) / Histogram affine'];
-check(h.clipped > 0 && h.hi < h.dmax, { en: 'heavy tail: Histogram gives up the largest values (they are clipped)', 'zh-TW': 'heavy tail：Histogram 放棄了最大的那些值（被截斷）' });
+check(h.clipped > 0 && h.hi < h.dmax, t('heavy_tail_histogram_gives'));
