@@ -11,7 +11,7 @@ const table = kit.table(pt.observer_placement_table(prepared));
 show.text(t('sqnr', { sqnr: snr.toFixed(1) }));
 const quantizes = converted.nodes.filter((n) => kit.is_quantize(n));
 const qOut = quantizes.find((n) => n.args[0]?.node === 'relu');
-const perChannel = converted.nodes.filter((n) => kit.is_dequantize(n) && n.target.includes('per_channel'));
+const perChannel = converted.nodes.filter((n) => kit.is_dequantize(n) && typeof n.args[1] !== 'number');   // per channel: scales in a buffer
 check(quantizes.length === table.rows.filter((r) => r[1] === 'HistogramObserver').length && perChannel.length === 1, t('observers_became'));
 check(qOut && qOut.args[2] === qOut.args[3], t('zp_at_qmin'));
 check((pt.count_ops(converted).batch_norm ?? 0) === 0 && converted.node('conv2d').users.join() === 'relu', t('still_nothing'));

@@ -12,7 +12,7 @@ const seen = [];
 const rows = setups.map(([label, make]) => {
   const p = pt.prepare_pt2e(kit.export_zoo('mlp'), make());
   const per = {};
-  for (const n of p.nodes.filter((x) => x.target === 'aten.linear.default')) {
+  for (const n of p.nodes.filter((x) => kit.is_op(x, 'linear'))) {
     const fqn = n.meta.nn_module_stack.at(-1).fqn, s = p.annotation(n)?.input_qspec_map?.[0]?.[1] ?? null;
     per[fqn] = s ? name({ input_activation: s }) : 'fp32';
   }
