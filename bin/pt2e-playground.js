@@ -6,11 +6,12 @@
 //   npx pt2e-playground test --lesson M02-1 --lang en
 //   npx pt2e-playground test --json                machine-readable results
 //   npx pt2e-playground test --lesson M03-3 --solution my.js   grade an exercise: my.js replaces the exercise cell
+// A cell with a prediction (lesson.json "predict") adds one line: the value it reveals for the learner's answer.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../web/api/index.js';
-import { LANGS, loadIndex, loadLesson, runLesson, writtenLessons } from '../web/app/cell_runner.js';
+import { LANGS, loadIndex, loadLesson, predictionProblem, runLesson, tr, writtenLessons } from '../web/app/cell_runner.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const readText = (rel) => readFile(path.join(root, rel), 'utf8');
@@ -66,6 +67,12 @@ for (const id of ids) {
     const codeFor = (cell) => (cell.exercise && solutionCode !== null ? solutionCode : undefined);
     for (const r of runLesson(pt, lesson, { lang, codeFor })) {
       const lines = r.checks.map((c) => ({ ...c }));
+      // A prediction (lesson.json "predict"): declared well, and the cell reveals the value it is marked against.
+      const cell = lesson.cells.find((c) => c.id === r.cell);
+      if (cell.predict || r.revealed !== undefined) {
+        const problem = r.error ? null : predictionProblem(cell, r);
+        if (!r.error) lines.push({ ok: !problem, message: `prediction "${tr(cell.predict?.question, lang)}": ${problem ?? `the cell reveals ${r.revealed}`}` });
+      }
       if (r.error) lines.push({ ok: false, message: `cell raised ${r.error.name}: ${r.error.message}` });
       if (!lines.length) lines.push({ ok: false, message: 'cell made no check' });
       for (const c of lines) {

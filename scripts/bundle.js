@@ -13,6 +13,7 @@
 // the site root for lessons) mean the same in both. index.html / embed.html load the bundle and
 // fall back to web/app/*.js when it is missing (no esbuild installed): the modules stay runnable.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,7 +72,27 @@ export async function bundleApp({ ifStale = false } = {}) {
     assetNames: 'fonts/[name]',
     logLevel: 'warning',
   });
+  writeOfflineManifest();
   return true;
+}
+
+// web/bundle/sw-version.js, read by the service worker (sw.js): the files it caches at install — the pages, the
+// bundle and its fonts, the engine, the course plan, every lesson page and the files the notebook button reads —
+// and a version that is a hash of their bytes, so a new deployment gets a new cache and the old one is dropped.
+export function writeOfflineManifest() {
+  const files = ['index.html', 'embed.html', 'lessons/index.json', 'lessons/pt2e_course.py',
+    'dist/pt2e_engine.mjs', 'dist/pt2e_engine.wasm', 'sw.js'];
+  const under = (dir, test) => (existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir), { recursive: true })
+    .map((f) => `${dir}/${f}`.split(path.sep).join('/')).filter((f) => test(f) && statSync(path.join(root, f)).isFile()) : []);
+  files.push(...under('web/bundle', (f) => /\.(js|css|json|woff2)$/.test(f) && !f.endsWith('sw-version.js')));
+  files.push(...under('lessons', (f) => /\/prose\.[\w-]+\.md$/.test(f)));
+  const present = files.filter((f) => existsSync(path.join(root, f))).sort();
+  const hash = createHash('sha256');
+  for (const f of present) hash.update(f).update(readFileSync(path.join(root, f)));
+  const precache = ['./', ...present];
+  writeFileSync(path.join(outdir, 'sw-version.js'), `// written by scripts/bundle.js: the service worker's cache version and install list (sw.js)\n` +
+    `self.PT2E_VERSION = '${hash.digest('hex').slice(0, 16)}';\nself.PT2E_PRECACHE = ${JSON.stringify(precache)};\n`);
+  return precache.length;
 }
 
 // Lesson pages written ahead: lessons/<id>/ (lesson.json, cells/*, prose.<lang>.md) -> web/bundle/lessons/<id>/page.<lang>.json,

@@ -26,6 +26,12 @@ for (const id of exercises) {
     assert.equal(r.status, 0, r.stdout.split('\n').filter((l) => l.startsWith('FAIL')).join('\n'));
     assert.match(r.stdout, /^\d+ passed, 0 failed$/m);
   });
+  test(`${id}: the starting code fails its own cell's checks (no green check on an unsolved exercise)`, () => {
+    const r = grade(id, `lessons/${id}/cells/${cell}.js`);
+    assert.equal(r.status, 1, `exit ${r.status}`);
+    const own = r.stdout.split('\n').filter((l) => l.includes(`] ${cell}: `));
+    assert.ok(own.some((l) => l.startsWith('FAIL')), `the exercise cell itself shows no failing check:\n${own.join('\n')}`);
+  });
   const wrongDir = `${root}lessons/${id}/wrong`;
   const wrong = existsSync(wrongDir) ? readdirSync(wrongDir).filter((f) => f.endsWith('.js')) : [];
   test(`${id}: has at least two wrong solutions to grade`, () => assert.ok(wrong.length >= 2, `${wrong.length} in lessons/${id}/wrong/`));

@@ -86,7 +86,9 @@ const consoleErrors = [];
 const foreignRequests = [];
 let requestCount = 0;
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  // The site's service worker (sw.js) would fetch on the page's behalf, out of reach of page.route (the M99
+  // fixture, PT2E_DIST): this page runs without it; the offline test below runs with it.
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
   page.on('request', (r) => {
@@ -768,6 +770,88 @@ try {
     }
   });
 
+  await test('a prediction: asked before the results show, answered, revealed and marked, counted, kept across a reload', async () => {
+    // What M01's cells reveal, from the headless runner: the page must mark the learner's answers against these.
+    const m01 = await loadLesson('M01', readRepoText);
+    const revealed = Object.fromEntries(runLesson(await loadEngine(), m01, { lang: 'en' }).map((r) => [r.cell, r.revealed]));
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      await p.goto(`${server.url}?lesson=M01`);
+      const lastCell = m01.cells.at(-1).id;
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const boxState = (cell) => p.evaluate((c) => {
+        const sec = document.querySelector(`section.cell[data-cell="${c}"]`);
+        const box = sec.querySelector('.prediction');
+        return { state: box?.dataset.state ?? null, veiled: sec.querySelector('.cell-results').classList.contains('veiled'),
+          verdict: box?.querySelector('.verdict').textContent ?? '', value: box?.querySelector('input')?.value ?? null };
+      }, cell);
+      const before = await boxState('A');
+      assert(before.state === 'asked' && before.veiled, `before answering: ${JSON.stringify(before)}`);
+      // A: the right number; B: one off.
+      await p.fill('section.cell[data-cell="A"] .prediction input', String(revealed.A));
+      await p.click('section.cell[data-cell="A"] .prediction button.commit');
+      await p.fill('section.cell[data-cell="B"] .prediction input', String(revealed.B + 1));
+      await p.click('section.cell[data-cell="B"] .prediction button.commit');
+      const a = await boxState('A'), b = await boxState('B');
+      assert(a.state === 'right' && !a.veiled && a.verdict.includes(String(revealed.A)), `A after answering: ${JSON.stringify(a)}`);
+      assert(b.state === 'off' && !b.veiled && b.verdict.includes(String(revealed.B)), `B after answering: ${JSON.stringify(b)}`);
+      assert(new URL(p.url()).searchParams.get('pr.A') === String(revealed.A), `URL: ${p.url()}`);
+      const counted = await p.evaluate(() => ({ badge: document.querySelector('nav a[data-lesson="M01"] .progress')?.textContent ?? null,
+        passed: document.querySelectorAll('ul.checks li.pass').length, total: document.querySelectorAll('ul.checks li').length }));
+      assert(counted.badge === `${counted.passed + 1}/${counted.total + 2}`, `progress: ${JSON.stringify(counted)}`);
+      // A reload of the plain lesson URL: the answers come back from this browser's storage.
+      await p.goto(`${server.url}?lesson=M01`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const a2 = await boxState('A'), b2 = await boxState('B');
+      assert(a2.state === 'right' && !a2.veiled && a2.value === String(revealed.A) && b2.state === 'off', `after a reload: ${JSON.stringify({ a2, b2 })}`);
+      return `M01 A answered ${revealed.A} (right), B ${revealed.B + 1} (off by one), badge ${counted.badge}, both kept across a reload`;
+    } finally {
+      await context.close();
+    }
+  });
+
+  await test('offline after a first visit: the browser set offline still opens M01 and runs its cells (service worker)', async () => {
+    const m01 = await loadLesson('M01', readRepoText);
+    const lastCell = m01.cells.at(-1).id;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    try {
+      const p = await context.newPage();
+      p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+      p.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+      await p.goto(`${server.url}?lesson=M01`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      // The worker installed (its cache filled) and controls the page.
+      const version = await p.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        for (let i = 0; i < 200 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+        const names = await caches.keys();
+        return { active: !!reg.active, controlled: !!navigator.serviceWorker.controller, caches: names };
+      });
+      assert(version.active && version.controlled && version.caches.some((n) => n.startsWith('pt2e-')), `service worker: ${JSON.stringify(version)}`);
+      await context.setOffline(true);
+      const offlineFailures = [];
+      p.on('requestfailed', (r) => offlineFailures.push(new URL(r.url()).pathname));
+      await p.goto(`${server.url}?lesson=M01&lang=en`);
+      await p.waitForSelector(`section.cell[data-cell="${lastCell}"] ul.checks`, { timeout: 30000 });
+      const r = await p.evaluate(() => ({ passed: document.querySelectorAll('ul.checks li.pass').length, failed: document.querySelectorAll('ul.checks li.fail, .error-box').length,
+        online: navigator.onLine }));
+      // And a lesson not opened online (precached at install): M02-1's first cell runs too.
+      await p.goto(`${server.url}?lesson=M02-1`);
+      await p.waitForSelector('section.cell[data-cell="A"] ul.checks', { timeout: 30000 });
+      const other = await p.evaluate(() => document.querySelectorAll('section.cell[data-cell="A"] ul.checks li.pass').length);
+      assert(!r.online && r.passed > 0 && r.failed === 0, `offline M01: ${JSON.stringify(r)}`);
+      assert(other > 0, 'offline M02-1: cell A has no passed check');
+      return `cache ${version.caches.join(', ')}; offline: M01 ${r.passed} checks passed, M02-1 A ran (never opened online)${offlineFailures.length ? `; failed requests: ${[...new Set(offlineFailures)].join(' ')}` : ''}`;
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Filled by the next test, as it opens every page in both languages; checked right after it.
+  const proseIssues = [];
+  let proseBlocks = 0;
   await test('every written lesson passes every check in the browser, as in the headless runner, and draws every view', async () => {
     const nodePt = await loadEngine();
     const ids = writtenLessons(await loadIndex(readRepoText));
@@ -781,6 +865,21 @@ try {
           ...r.checks.map((c) => `${r.cell} ${c.ok ? 'pass' : 'fail'}: ${c.message}`),
           ...(r.error ? [`${r.cell} error: ${r.error.name}: ${r.error.message}`] : [])]);
         await page.evaluate(([l, g]) => window.pt2e.navigate(l, g).then(() => undefined), [id, lang]);
+        // The rendered prose as a reader sees it, block by block (code and math as a placeholder 0): no raw `**`
+        // (CommonMark leaves them next to CJK punctuation unless markdown-it-cjk-friendly is on), and no space
+        // between two CJK characters (a source line break between them, unless markdown-it-cjk-breaks is on).
+        const prose = await page.evaluate(() => [...document.querySelectorAll('article .prose')].flatMap((div) =>
+          [...div.querySelectorAll('p, li, td, th, h1, h2, h3, h4')].map((block) => {
+            const copy = block.cloneNode(true);
+            for (const c of copy.querySelectorAll('code, .katex, ul, ol')) c.replaceWith(c.matches('ul, ol') ? '' : '0');
+            return copy.textContent;
+          })));
+        proseBlocks += prose.length;
+        const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/u;
+        for (const text of prose) {
+          if (text.includes('**')) proseIssues.push(`${id} [${lang}] raw **: "${text.slice(0, 60)}"`);
+          for (const m of text.matchAll(/(\S)\s+(\S)/gu)) if (CJK.test(m[1]) && CJK.test(m[2])) proseIssues.push(`${id} [${lang}] space between CJK: "…${text.slice(Math.max(0, m.index - 6), m.index + 8)}…"`);
+        }
         // Exercise cells show the learner's starting code; run the reference solution, as the runner does.
         const browser = await page.evaluate(async (where) => {
           const lessonPage = window.pt2e.lesson;
@@ -820,6 +919,12 @@ try {
     assert(!diffs.length, diffs.slice(0, 3).join(' | '));
     assert(viewsSeen.graph > 0, `no graph view in any lesson: ${JSON.stringify(viewsSeen)}`);
     return `${ids.length} lessons x ${LANGS.length} languages, ${total} checks alike, all passed; views drawn and not blank: ${Object.entries(viewsSeen).map(([k, v]) => `${v} ${k}`).join(', ')}`;
+  });
+
+  await test('rendered prose: no raw ** and no space between two CJK characters on any page, in either language', async () => {
+    assert(proseBlocks > 0, 'no prose block was read');
+    assert(!proseIssues.length, `${proseIssues.length} problems: ${proseIssues.slice(0, 3).join(' | ')}`);
+    return `${proseBlocks} prose blocks read`;
   });
 
   // Printed, not asserted (timings are measured, never tested): a fresh browser context (empty cache)

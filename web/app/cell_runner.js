@@ -9,9 +9,19 @@
 //   result.checks   // [{ok, message}]
 //   result.error    // {name, message, line} when the cell threw (line in the cell's file, when
 //                   // known); the page shows it in place
+//   result.revealed // what the cell computed for its prediction (reveal(value)), or undefined
+// A cell may declare a prediction in lesson.json — "predict": { "question": {en, 'zh-TW'}, then either
+// "choices": [{ "value": "a", "label": {en, 'zh-TW'} }, ...] or "number": { "tolerance": 0.5 } (absolute) /
+// { "relative": 0.1 } } — and reveals the computed answer with reveal(value) (a choice's value, or a number).
+// The page asks the learner before showing the cell's results; markPrediction(predict, answer, revealed) marks it.
 // An exercise cell (`exercise: true`) carries `code` (the learner's starting code) and `solution`
 // (cells/<id>.solution.js): runLesson runs the solution unless `codeFor` gives other code.
+// A lesson's own words live in lessons/<id>/strings.json ({ key: { en, 'zh-TW' } }); a cell shows them with
+// t('key', { name: value }) ({name} in the string is replaced). A lesson with "kit": true in lesson.json has
+// lessons/<id>/kit.js: its shared plumbing (helpers, graders), a function body that returns an object; it runs
+// once per page state and reaches the cells as `kit`. It makes no engine objects of its own (they would be freed).
 import { histogramView } from './view_data.js';
+import { courseKit } from './course_kit.js';
 
 export const LANGS = ['en', 'zh-TW'];
 
@@ -29,6 +39,10 @@ export async function loadLesson(id, readText) {
   if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
   // lesson.json first (it names the cells), then every other file at once.
   const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
+  const [strings, kit] = await Promise.all([
+    readText(`lessons/${id}/strings.json`).then(JSON.parse, () => ({})),
+    meta.kit ? readText(`lessons/${id}/kit.js`) : null,
+  ]);
   const cells = await Promise.all(meta.cells.map(async (c) => {
     const [code, torch, solution] = await Promise.all([
       readText(`lessons/${id}/cells/${c.id}.js`),
@@ -37,7 +51,7 @@ export async function loadLesson(id, readText) {
     ]);
     return { ...c, code, torch, solution };
   }));
-  return { ...meta, cells };
+  return { ...meta, strings, kit, cells };
 }
 
 // A lesson as its page shows it in one language: the lesson (as loadLesson gives it) and its prose as HTML
@@ -70,6 +84,26 @@ export function tr(text, lang) {
   if (text === null || text === undefined) return '';
   if (typeof text === 'string') return text;
   return text[lang] ?? text.en ?? '';
+}
+
+// A lesson string in one language, with {name} replaced by vars.name. An unknown key is an error that names it.
+export function lessonString(lesson, key, vars = {}, lang = 'en') {
+  const entry = lesson.strings?.[key];
+  if (entry === undefined) throw new Error(`lessons/${lesson.id}/strings.json has no key '${key}'`);
+  return tr(entry, lang).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+// The lesson's kit (lessons/<id>/kit.js) for one page state: built on first use, then kept with the state.
+const kits = new WeakMap();
+function lessonKit(pt, lesson, state, lang) {
+  if (!lesson.kit) return {};
+  let kit = kits.get(state);
+  if (!kit) {
+    const t = (key, vars) => lessonString(lesson, key, vars, lang);
+    kit = new Function('pt', 'lang', 't', `"use strict";\n${lesson.kit}`)(pt, lang, t) ?? {};
+    kits.set(state, kit);
+  }
+  return kit;
 }
 
 // The cell's line of an error thrown while it ran: V8 names the Function-built code <anonymous>, and
@@ -112,19 +146,23 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
     }),
     view: (view, data) => outputs.push({ kind: 'view', view, data: viewData(view, data) }),
   };
+  let revealed;
+  const reveal = (value) => { revealed = value; return value; };
   const check = (cond, message) => {
     checks.push({ ok: !!cond, message: tr(message, lang) });
     return !!cond;
   };
-  const ctx = { state, lang, show, check, tr: (t) => tr(t, lang) };
+  const t = (key, vars) => lessonString(lesson, key, vars, lang);
+  const ctx = { state, lang, show, check, t, tr: (text) => tr(text, lang) };
   let error = null;
   try {
-    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', `"use strict";\n${code}`);
+    const kit = { ...courseKit(pt, show), ...lessonKit(pt, lesson, state, lang) };
+    const fn = new Function('pt', 'ctx', 'state', 'show', 'check', 'kit', 't', 'reveal', `"use strict";\n${code}`);
     // Returning `state` keeps the engine objects stored on it, also when the cell throws midway.
     let threw = false, thrown;
     pt.scope(() => {
       try {
-        fn(pt, ctx, state, show, check);
+        fn(pt, ctx, state, show, check, kit, t, reveal);
       } catch (e) {
         threw = true;
         thrown = e;
@@ -135,7 +173,34 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
   } catch (e) {
     error = { name: e?.name ?? 'Error', message: e?.message ?? String(e), line: cellLine(e) };
   }
-  return { cell: cell.id, outputs, checks, error };
+  return { cell: cell.id, outputs, checks, error, revealed };
+}
+
+// A prediction's answer as the page keeps it (a string: the choice's value, or the number as typed), marked against
+// what the cell revealed: { ok, answer, actual } with both as text in the page's language, or null when the cell
+// revealed nothing (it raised first) or the answer does not parse.
+export function markPrediction(predict, answer, revealed, lang = 'en') {
+  if (!predict || answer === null || answer === undefined || revealed === undefined) return null;
+  if (predict.choices) {
+    const label = (v) => tr(predict.choices.find((c) => c.value === String(v))?.label ?? String(v), lang);
+    return { ok: String(answer) === String(revealed), answer: label(answer), actual: label(revealed) };
+  }
+  const a = Number(answer), r = Number(revealed);
+  if (String(answer).trim() === '' || !Number.isFinite(a) || !Number.isFinite(r)) return null;
+  const { tolerance = 0, relative = 0 } = predict.number ?? {};
+  return { ok: Math.abs(a - r) <= Math.max(tolerance, relative * Math.abs(r)), answer: String(a), actual: String(Number(r.toPrecision(6))) };
+}
+
+// What is wrong with a cell's prediction as declared and revealed (the headless runner reports it), or null.
+export function predictionProblem(cell, result) {
+  const p = cell.predict;
+  if (!p) return result.revealed === undefined ? null : 'the cell calls reveal() but lesson.json declares no prediction';
+  if (!p.question?.en || !p.question?.['zh-TW']) return 'its question needs en and zh-TW text';
+  if (!!p.choices === !!p.number) return 'it needs either choices or number';
+  if (result.revealed === undefined) return 'the cell revealed nothing (call reveal(value))';
+  if (p.choices && !p.choices.some((c) => c.value === String(result.revealed))) return `it revealed '${result.revealed}', not one of the choices`;
+  if (p.number && !Number.isFinite(Number(result.revealed))) return `it revealed ${result.revealed}, not a number`;
+  return null;
 }
 
 // Runs every cell of a lesson in order with one fresh state.

@@ -3,6 +3,9 @@
 // runner uses) and shows its outputs (text, HTML tables, Dear ImGui views), its checks (pass/fail)
 // and any error, in place. Cells run once in order when the page opens; Run re-runs one cell with
 // the page's shared `state`, Reset restores its code, Run all starts over with a fresh state.
+// A cell with a prediction (lesson.json "predict") shows its question above the results, which stay veiled until the
+// learner answers; then the answer is marked against what the cell revealed, kept (progress.js, and the URL through
+// onState) and counted in the lesson's progress.
 // Used by index.html (through shell.js) and embed.html.
 //
 //   const page = await renderLesson(container, { id: 'M01', lang: 'en', engine, readText: siteReadText });
@@ -11,8 +14,9 @@
 // `engine` ({ pt, views }) may also be a promise of it: the prose and the cells' code show at once,
 // the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id, lang) starts
 // fetching a lesson's page before it is rendered (the shell does so at start).
-import { loadLessonPage, runCell, tr } from './cell_runner.js';
-import { recordProgress } from './progress.js';
+import { loadLessonPage, markPrediction, runCell, tr } from './cell_runner.js';
+import { readPredictions, recordPrediction, recordProgress } from './progress.js';
+import { HELPER_FILE, lessonNotebook } from './notebook.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
 
@@ -111,6 +115,9 @@ function buildCell(cell, page) {
       el('span', { class: 'spacer' }), status, resetButton, runButton),
     editor, torch, results);
 
+  const prediction = cell.predict ? buildPrediction(cell, page, results) : null;
+  if (prediction) section.insertBefore(prediction.box, results);
+
   let views = [];
   const mark = () => page.setCell(cell.id);  // the learner is at this cell (the URL says so)
   editor.addEventListener('focus', mark);
@@ -175,6 +182,7 @@ function buildCell(cell, page) {
       // The learner's progress (progress.js): this cell's checks passed, an error counting as one failed.
       const passed = result.checks.filter((c) => c.ok).length;
       recordProgress(page.lesson.id, { [cell.id]: { passed, total: result.checks.length + (result.error ? 1 : 0) } });
+      prediction?.ran(result);
       page.onProgress();
       performance.measure(`pt2e:cell ${cell.id} run`, { start: t0, end: t1 });
       performance.measure(`pt2e:cell ${cell.id} show`, { start: t1, end: performance.now() });
@@ -190,7 +198,53 @@ function buildCell(cell, page) {
   return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; }, get views() { return views; } };
 }
 
-// `at` is where a shared link points: { cell, controls } (url_state.js); `onState({ cell, controls })` is told
+// A cell's prediction: the question, a choice or a number input, and once answered the learner's answer marked against
+// the value the cell revealed in its last run. The results below stay veiled (class "veiled") until then.
+function buildPrediction(cell, page, results) {
+  const { lang } = page;
+  const p = cell.predict;
+  const name = `predict-${cell.id}`;
+  const inputs = p.choices
+    ? el('div', { class: 'choices', role: 'radiogroup' }, ...p.choices.map((c) => el('label', {},
+      el('input', { type: 'radio', name, value: c.value }), ' ', tr(c.label, lang))))
+    : el('input', { type: 'number', step: 'any', name, 'aria-label': tr(p.question, lang) });
+  const commit = el('button', { type: 'button', class: 'commit' }, t(lang, 'predict_commit'));
+  const verdict = el('p', { class: 'verdict', role: 'status' });
+  const box = el('div', { class: 'prediction', 'data-state': 'asked' },
+    el('p', { class: 'question' }, el('strong', {}, `${t(lang, 'predict_heading')} `), tr(p.question, lang)), inputs, commit, verdict);
+  let answer = page.predictions[cell.id] ?? null;
+  let revealed;
+  const value = () => (p.choices ? box.querySelector('input:checked')?.value ?? null : (inputs.value.trim() || null));
+  function show() {
+    const m = markPrediction(p, answer, revealed, lang);
+    box.dataset.state = answer === null ? 'asked' : m ? (m.ok ? 'right' : 'off') : 'answered';
+    results.classList.toggle('veiled', answer === null);
+    if (answer !== null) {
+      if (p.choices) for (const r of box.querySelectorAll('input')) r.checked = r.value === answer;
+      else inputs.value = answer;
+    }
+    verdict.textContent = answer === null ? t(lang, 'predict_veiled')
+      : m ? `${t(lang, 'predict_you')} ${m.answer}; ${t(lang, 'predict_actual')} ${m.actual}: ${t(lang, m.ok ? 'predict_right' : 'predict_off')}`
+        : `${t(lang, 'predict_you')} ${answer}`;
+    commit.textContent = t(lang, answer === null ? 'predict_commit' : 'predict_change');
+    if (m) recordProgress(page.lesson.id, { [`${cell.id}#predict`]: { passed: m.ok ? 1 : 0, total: 1 } });
+  }
+  commit.addEventListener('click', () => {
+    if (answer !== null && box.dataset.state !== 'asked') { answer = null; page.setPrediction(cell.id, null); show(); return; }  // change it
+    const v = value();
+    if (v === null) return;
+    answer = v;
+    recordPrediction(page.lesson.id, cell.id, v);
+    page.setPrediction(cell.id, v);
+    show();
+    page.setCell(cell.id);
+    page.onProgress();
+  });
+  show();
+  return { box, ran(result) { revealed = result.revealed; show(); } };
+}
+
+// `at` is where a shared link points: { cell, controls, predictions } (url_state.js); `onState({ cell, controls })` is told
 // when the learner moves to a cell or moves a view's control, so the page's URL can follow; `onProgress()`
 // after each cell has run and its checks are recorded (progress.js). `only: 'B'` shows
 // cell B alone (embed.html?lesson=…&cell=B): every cell still runs, in order, as B reads what they leave in `state`.
@@ -212,16 +266,23 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
     cell: at.cell ?? null,
     onProgress,
     controls: { ...(at.controls ?? {}) },
+    // The learner's prediction answers: a shared link's, else the ones kept in this browser.
+    predictions: { ...readPredictions(id), ...(at.predictions ?? {}) },
     setCell(cellId) {
       if (page.cell === cellId) return;
       page.cell = cellId;
       for (const c of cells) c.section.classList.toggle('current', c.cell.id === cellId);
-      onState({ cell: page.cell, controls: page.controls });
+      onState({ cell: page.cell, controls: page.controls, predictions: page.predictions });
     },
     setControls(key, c) {
       if (c) page.controls[key] = c;
       else delete page.controls[key];
-      onState({ cell: page.cell, controls: page.controls });
+      onState({ cell: page.cell, controls: page.controls, predictions: page.predictions });
+    },
+    setPrediction(cellId, answer) {
+      if (answer === null) delete page.predictions[cellId];
+      else page.predictions[cellId] = answer;
+      onState({ cell: page.cell, controls: page.controls, predictions: page.predictions });
     },
   };
   const cells = lesson.cells.map((c) => buildCell(c, page));
@@ -263,8 +324,19 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
     }
     return results;
   }
+  // The page's PyTorch side as a Jupyter notebook: its prose in this language, its PyTorch cells, the course's helpers.
+  async function downloadNotebook() {
+    const [prose, helper] = await Promise.all([readText(`lessons/${id}/prose.${lang}.md`), readText(HELPER_FILE)]);
+    const blob = new Blob([JSON.stringify(lessonNotebook(lesson, prose, helper, lang), null, 1)], { type: 'application/x-ipynb+json' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: `${id}.${lang}.ipynb` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
   const toolbar = el('div', { class: 'lesson-toolbar' },
-    el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')));
+    el('button', { type: 'button', class: 'run-all', onclick: () => runAll() }, t(lang, 'run_all')),
+    lesson.cells.some((c) => c.torch) ? el('button', { type: 'button', class: 'notebook', onclick: () => downloadNotebook().catch((e) => toolbar.append(errorBox(`${e.name}: ${e.message}`))) }, t(lang, 'download_notebook')) : null);
   const runAllButton = toolbar.querySelector('button');
   runAllButton.disabled = !page.engine;
   container.replaceChildren(toolbar, article);

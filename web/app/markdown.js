@@ -1,6 +1,10 @@
 // markdown.js — lesson prose to HTML: markdown-it (CommonMark + tables, raw HTML off) with math,
-// `$...$` inline and `$$...$$` display, rendered by KaTeX. Both libraries are served by this site
-// from node_modules (self-contained ES module builds), so no other origin is ever asked.
+// `$...$` inline and `$$...$$` display, rendered by KaTeX, and two plugins for Chinese text:
+// markdown-it-cjk-friendly (`**…**` closes next to CJK punctuation, as in 「**先預測：**這個…」, which plain
+// CommonMark leaves as raw asterisks) and markdown-it-cjk-breaks (a line break in the source between two
+// CJK characters joins them instead of becoming a space). The libraries are served by this site from
+// node_modules, so no other origin is ever asked; the plugins import get-east-asian-width by its bare name,
+// which index.html / embed.html map to node_modules with an import map (the bundle resolves it itself).
 // scripts/bundle.js renders every lesson's prose ahead with proseParts (web/bundle/lessons/), so a page
 // loads this module (and the two libraries, ~0.4 MB of script) only when that is missing (cell_runner.js's loadLessonPage).
 //
@@ -10,6 +14,9 @@
 //   proseParts(prose)  -> [{ html }, { cell: 'A' }, { html }, ...]  (the two above)
 import MarkdownIt from '../../node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs';
 import katex from '../../node_modules/katex/dist/katex.mjs';
+import cjkFriendly from '../../node_modules/markdown-it-cjk-friendly/dist/index.js';
+import cjkBreaks from '../../node_modules/markdown-it-cjk-breaks/index.mjs';
+import { splitCells } from './prose_split.js';
 
 function renderMath(tex, displayMode) {
   return katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
@@ -72,7 +79,23 @@ function mathBlock(state, startLine, endLine, silent) {
   return true;
 }
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).use(cjkFriendly);
+// markdown-it-cjk-breaks decides each soft break from the text just before and after it. Its own pass reads a break
+// it has already removed as an empty text token and then throws (two breaks with only code or math between them),
+// so its rule runs here on one break at a time, with the nearest non-empty text on either side.
+let cjkBreakRule = null;
+cjkBreaks({ core: { ruler: { push: (name, rule) => { cjkBreakRule = rule; } } } });
+md.core.ruler.push('cjk_breaks', (state) => {
+  for (const block of state.tokens) {
+    if (block.type !== 'inline') continue;
+    block.children.forEach((token, i, kids) => {
+      if (token.type !== 'softbreak') return;
+      const before = kids.slice(0, i).reverse().find((t) => t.type === 'text' && t.content);
+      const after = kids.slice(i + 1).find((t) => t.type === 'text' && t.content);
+      cjkBreakRule({ tokens: [{ type: 'inline', children: [before, token, after].filter(Boolean) }] });
+    });
+  }
+});
 md.inline.ruler.after('escape', 'math_inline', mathInline);
 md.block.ruler.after('blockquote', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 md.renderer.rules.math_inline = (tokens, i) => renderMath(tokens[i].content, false);
@@ -82,19 +105,7 @@ export function renderMarkdown(source) {
   return md.render(source);
 }
 
-const CELL_LINE = /^[ \t]*<!--\s*cell:\s*([A-Za-z0-9_-]+)\s*-->[ \t]*$/gm;
-
-export function splitCells(prose) {
-  const parts = [];
-  let last = 0;
-  for (const m of prose.matchAll(CELL_LINE)) {
-    parts.push({ markdown: prose.slice(last, m.index) });
-    parts.push({ cell: m[1] });
-    last = m.index + m[0].length;
-  }
-  parts.push({ markdown: prose.slice(last) });
-  return parts.filter((p) => p.cell || p.markdown.trim());
-}
+export { splitCells };
 
 export function proseParts(prose) {
   return splitCells(prose).map((p) => (p.cell ? { cell: p.cell } : { html: renderMarkdown(p.markdown) }));

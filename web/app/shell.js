@@ -21,6 +21,7 @@ import { createViewHost, viewFigure } from './views.js';
 import { histogramView } from './view_data.js';
 import { readUrlState, urlQuery } from './url_state.js';
 import { readProgress } from './progress.js';
+import { registerOffline } from './offline.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -113,7 +114,7 @@ export async function startShell() {
         a.addEventListener('click', (e) => {
           if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
           e.preventDefault();
-          navigate({ lang: state.lang, lesson: p.id, cell: null, controls: {} });
+          navigate({ lang: state.lang, lesson: p.id, cell: null, controls: {}, predictions: {} });
         });
         nav.append(a);
       }
@@ -157,11 +158,11 @@ export async function startShell() {
     }
     const lesson = await renderLesson(main, {
       id: p.id, lang: state.lang, engine: engine ?? engineOrNull, readText: siteReadText,
-      at: { cell: state.cell, controls: state.controls },
+      at: { cell: state.cell, controls: state.controls, predictions: state.predictions },
       onProgress: () => updateProgress(p.id),
-      onState: ({ cell, controls }) => {
+      onState: ({ cell, controls, predictions }) => {
         if (state.lesson !== p.id) return;  // a page the learner has left
-        state = { ...state, cell, controls: { ...controls } };
+        state = { ...state, cell, controls: { ...controls }, predictions: { ...predictions } };
         writeState(state, false);
       },
     });
@@ -204,13 +205,14 @@ export async function startShell() {
     indexError = e;
   }
   const page = await render();
+  registerOffline();   // sw.js: the course keeps working offline after this first visit
   await engineOrNull;
   window.pt2e = {
     pt: engine?.pt ?? null,
     views: engine?.views ?? null,
     get demo() { return current?.demo ?? null; },
     get lesson() { return current?.cells ? current : null; },
-    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang, cell: null, controls: {} }),
+    navigate: (lesson, lang = state.lang) => navigate({ lesson, lang, cell: null, controls: {}, predictions: {} }),
   };
   if (engine) {
     const drawn = page?.demo ? page.demo.framesDrawn() > 0 : false;

@@ -4,16 +4,19 @@
 // they moved, one parameter per view: v.<cell>.<view index in that cell>=<name>:<numbers>[;<name>:<numbers>].
 // A view's controls are what its handle's controls() gives (web/app/views.js), e.g. { range: [min, max] }.
 // Numbers keep 9 significant digits (a float32 survives the round trip). Values that do not parse are
-// dropped, so a hand-edited link never breaks the page.
+// dropped, so a hand-edited link never breaks the page. The learner's predictions ride along too,
+// one parameter per cell: pr.<cell>=<answer> (a choice's value or a number, at most 40 characters).
 //
-//   const s = readUrlState(location.search, ['en', 'zh-TW']);   // { lesson, lang, cell, controls: { 'B.0': {...} } }
+//   const s = readUrlState(location.search, ['en', 'zh-TW']);   // { lesson, lang, cell, controls: { 'B.0': {...} }, predictions: { A: '3' } }
 //   history.replaceState(null, '', `${location.pathname}${urlQuery(s)}`);
 const ID = /^[A-Za-z0-9_-]+$/;
 
 export function readUrlState(search, langs) {
   const q = new URLSearchParams(search);
-  const controls = {};
+  const controls = {}, predictions = {};
   for (const [key, value] of q) {
+    const pm = key.match(/^pr\.([A-Za-z0-9_-]+)$/);
+    if (pm && value.length > 0 && value.length <= 40) predictions[pm[1]] = value;
     const m = key.match(/^v\.([A-Za-z0-9_-]+)\.(\d+)$/);
     if (!m) continue;
     const parsed = parseControls(value);
@@ -25,11 +28,12 @@ export function readUrlState(search, langs) {
     lang: langs.includes(q.get('lang')) ? q.get('lang') : langs[0],
     cell: cell && ID.test(cell) ? cell : null,
     controls,
+    ...(Object.keys(predictions).length ? { predictions } : {}),   // present only when the link carries answers
   };
 }
 
 // The query string for a state ('' for the home page in the first language).
-export function urlQuery({ lesson, lang, cell, controls = {} }, defaultLang = 'en') {
+export function urlQuery({ lesson, lang, cell, controls = {}, predictions = {} }, defaultLang = 'en') {
   const q = new URLSearchParams();
   if (lesson) q.set('lesson', lesson);
   if (lang && lang !== defaultLang) q.set('lang', lang);
@@ -38,6 +42,9 @@ export function urlQuery({ lesson, lang, cell, controls = {} }, defaultLang = 'e
     for (const [key, c] of Object.entries(controls)) {
       const text = formatControls(c);
       if (text) q.set(`v.${key}`, text);
+    }
+    for (const [c, answer] of Object.entries(predictions)) {
+      if (ID.test(c) && answer !== null && answer !== undefined && String(answer).length <= 40) q.set(`pr.${c}`, String(answer));
     }
   }
   const s = q.toString().replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%3B/g, ';');

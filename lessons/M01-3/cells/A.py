@@ -21,13 +21,16 @@ class TinyConvNet(torch.nn.Module):
         x = torch.relu(self.bn4(self.conv4(x)))
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
-# `calibration`: your own list of (N, 3, 16, 16) image batches, 256 samples in batches of 32, normalized
-# per channel (transforms.Normalize with the set's mean / std); the page uses pt.calibration_batches
+# the course's image set: 256 samples in batches of 32, normalized per channel (lessons/pt2e_course.py)
+from pt2e_course import calibration_batches, held_out_images
+calibration = [x for x, _ in calibration_batches(n=256, batch_size=32)]
 torch.manual_seed(0)
 model = TinyConvNet().eval()
 ex = (torch.randn(8, 3, 16, 16),)
 with torch.no_grad():
     ref = model(*ex)
+
+QDQ = {"quantize_per_tensor", "dequantize_per_tensor", "quantize_per_channel", "dequantize_per_channel"}
 
 def run_one(**cfg):
     quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(**cfg))
@@ -38,7 +41,9 @@ def run_one(**cfg):
         for batch in calibration:
             prepared(batch)
     converted = convert_pt2e(prepared)
-    qdq = [n for n in converted.graph.nodes if n.op == "call_function" and "quantize" in str(n.target)]
+    # q/dq nodes by op name: a substring test on "quantize" would also count choose_qparams
+    # (its target is quantized_decomposed.choose_qparams.tensor)
+    qdq = [n for n in converted.graph.nodes if n.op == "call_function" and n.target.__name__.split(".")[0] in QDQ]
     with torch.no_grad():
         return len(observers), sorted({type(o).__name__ for o in observers}), len(qdq), compute_error(ref, converted(*ex)).item()
 

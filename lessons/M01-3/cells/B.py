@@ -32,7 +32,7 @@ x_obs = next(getattr(prepared, n.target) for n in prepared.graph.nodes if n.op =
 scale, zero_point = x_obs.calculate_qparams()
 lo, hi = (-128 - zero_point.item()) * scale.item(), (127 - zero_point.item()) * scale.item()
 converted = convert_pt2e(prepared)
-held = held_out          # 8 more images of your calibration set (samples 256..263), never calibrated on
+held = held_out_images(256, 8)   # samples 256..263 of the set, never calibrated on
 for name, x in [("randn ex", ex[0]), ("held-out images", held)]:
     with torch.no_grad():
         print(name, (lo, hi), ((x < lo) | (x > hi)).float().mean().item(), compute_error(model(x), converted(x)).item())

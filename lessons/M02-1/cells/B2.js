@@ -15,7 +15,11 @@ for (const [dname, oname] of pick) {
     clipped: r.clipped,
   });
 }
+// The int8 codes the relu data actually lands on, quantized by the engine with the symmetric observer's qparams.
 const sym = R['relu(gaussian) / MinMax symmetric'];
-check(sym.lo < 0 && sym.dmin >= 0, { en: 'relu(gaussian) with symmetric: half of the range lies below 0, where no value is', 'zh-TW': 'relu(gaussian) 用 symmetric：一半的範圍在 0 以下，那裡沒有任何值' });
+const codes = pt.quantize_per_tensor(data['relu(gaussian)'], sym.s, sym.z, kit.QMIN, kit.QMAX, 'int8').data();
+const used = new Set(codes);
+show.text(t('codes_used', { used: used.size, first: Math.min(...used), last: Math.max(...used) }));
+check(Math.min(...used) >= 0 && used.size <= 129, t('relu_gaussian_with_symmetric'));
 const h = R['heavy tail t(3) / Histogram affine'];
-check(h.clipped > 0 && h.hi < h.dmax, { en: 'heavy tail: Histogram gives up the largest values (they are clipped)', 'zh-TW': 'heavy tail：Histogram 放棄了最大的那些值（被截斷）' });
+check(h.clipped > 0 && h.hi < h.dmax, t('heavy_tail_histogram_gives'));

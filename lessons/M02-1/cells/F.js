@@ -1,29 +1,13 @@
 // F. PlaceholderObserver next to MinMaxObserver on the same 1000 values.
-const y = pt.randn([1000]);
-const yv = y.data();
-const mmObs = state.minmax();
-const ph = new pt.PlaceholderObserver({ dtype: 'float32' });
+const y = pt.randn([1000]), yv = y.data();
 const qparamsOrError = (obs) => {
-  try {
-    const { scale, zero_point } = obs.calculate_qparams();
-    return { ok: true, text: `scale=${scale[0].toFixed(4)}, zp=${zero_point[0]}` };
-  } catch (e) {
-    return { ok: false, text: `${e.name}: ${e.message}` };
-  }
+  try { const { scale: [s], zero_point: [z] } = obs.calculate_qparams(); return { ok: true, text: `scale=${s.toFixed(4)}, zp=${z}` }; } catch (e) { return { ok: false, text: `${e.name}: ${e.message}` }; }
 };
-const rows = [], info = {};
-for (const [name, obs] of [['MinMaxObserver', mmObs], ['PlaceholderObserver', ph]]) {
+const [mm, ph] = [['MinMaxObserver', kit.minmax()], ['PlaceholderObserver', new pt.PlaceholderObserver({ dtype: 'float32' })]].map(([name, obs]) => {
   const out = obs.forward(y).data();
-  const buffers = obs.named_buffers().map(([n]) => n);
-  const qp = qparamsOrError(obs);
-  info[name] = { buffers, qp, same: out.every((v, i) => Object.is(v, yv[i])) };
-  rows.push([name, String(info[name].same), buffers.join(', ') || ctx.tr({ en: '(none)', 'zh-TW': '（沒有）' }), qp.text]);
-}
-show.table(['observer', ctx.tr({ en: 'forward output == input', 'zh-TW': 'forward 輸出 == 輸入' }),
-  ctx.tr({ en: 'buffers', 'zh-TW': '記錄用的 buffer' }), 'calculate_qparams()'], rows);
-const ymin = yv.reduce((a, v) => Math.min(a, v), Infinity);
-check(info.MinMaxObserver.buffers.includes('min_val') && mmObs.min_val.item() === ymin,
-  { en: 'MinMaxObserver records the range: its min_val buffer is the data\'s minimum', 'zh-TW': 'MinMaxObserver 記下範圍：min_val buffer 就是資料的最小值' });
-check(info.PlaceholderObserver.buffers.length === 0, { en: 'PlaceholderObserver has no buffers: it records nothing', 'zh-TW': 'PlaceholderObserver 沒有 buffer：什麼都不記' });
-check(info.MinMaxObserver.qp.ok && !info.PlaceholderObserver.qp.ok,
-  { en: 'calculate_qparams works for MinMax and raises for Placeholder', 'zh-TW': 'MinMax 算得出 calculate_qparams；Placeholder 呼叫會報錯' });
+  return { name, obs, same: out.every((v, i) => Object.is(v, yv[i])), buffers: obs.named_buffers().map(([n]) => n), qp: qparamsOrError(obs) };
+});
+show.table(['observer', t('passes_through'), t('buffers'), 'calculate_qparams()'], [mm, ph].map((r) => [r.name, String(r.same), r.buffers.join(', ') || t('none'), r.qp.text]));
+check(mm.buffers.includes('min_val') && mm.obs.min_val.item() === yv.reduce((a, v) => Math.min(a, v)), t('mm_records'));
+check(ph.buffers.length === 0, t('ph_nothing'));
+check(mm.qp.ok && !ph.qp.ok, t('ph_raises'));

@@ -2,9 +2,10 @@
 // Candidates (keys of state.candidates):
 //   'MinMax affine', 'MinMax symmetric', 'Histogram affine', 'Histogram symmetric'
 // Each value is a function that builds a fresh observer: const obs = state.candidates[name]();
-// Tools from cell A: state.qdq(values, scale, zp) -> { values, clipped }; pt.sqnr(a, b) -> dB.
+// Tools: kit.qdq(values, scale, zp) -> { values, clipped }; pt.sqnr(a, b) -> dB.
 //
 // Predict first, then measure. Put the name of your pick in state.choice.
 state.choice = null;   // TODO
 show.text(`choice: ${state.choice}`);
-check(state.choice in state.candidates, { en: 'state.choice names one of the candidates', 'zh-TW': 'state.choice 是候選之一的名字' });
+const g = kit.grade(state.choice, state);   // the grading cell's check
+check(g.ok, g.message);

@@ -1,3 +1,4 @@
 // Wrong answer: trusts section B ("Histogram clips the tail, so it must win") without measuring.
 state.choice = 'Histogram affine';
-check(state.choice in state.candidates, 'state.choice names one of the candidates');
+const g = kit.grade(state.choice, state);   // the grading cell's check
+check(g.ok, g.message);

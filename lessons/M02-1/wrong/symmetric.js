@@ -1,3 +1,4 @@
 // Wrong answer: symmetric "because weights use it" -- on one-sided data half the range is wasted.
 state.choice = 'MinMax symmetric';
-check(state.choice in state.candidates, 'state.choice names one of the candidates');
+const g = kit.grade(state.choice, state);   // the grading cell's check
+check(g.ok, g.message);

@@ -3,6 +3,7 @@ from torch.export import export
 from torchao.quantization.pt2e.observer import HistogramObserver
 from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 from torchao.quantization.pt2e.quantizer import QuantizationAnnotation, QuantizationSpec, Quantizer
+from pt2e_course import get_model   # the course's zoo (lessons/pt2e_course.py)
 
 ACT = QuantizationSpec(dtype=torch.int8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_affine,
                        observer_or_fake_quant_ctr=HistogramObserver.with_args(eps=2**-12))

@@ -2,6 +2,7 @@ import torch
 from torch.export import export
 from torchao.quantization.pt2e.utils import _fuse_conv_bn_
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+from pt2e_course import get_model, input_shape   # the course's zoo (lessons/pt2e_course.py)
 
 torch.manual_seed(0)
 # get_model: the course's zoo (TinyConvNet)

@@ -20,6 +20,6 @@ show.table(['name', 'op', 'target', 'args', 'users'],
 const byName = Object.fromEntries(seen.map((n) => [n.name, n]));
 const convs = seen.filter((n) => state.isOp(n, 'conv2d'));
 const fused = convs.filter((c) => c.users.length === 1 && state.isOp(byName[c.users[0]], 'relu'));
-check(!seen.some((n) => state.isOp(n, 'batch_norm')), { en: 'annotate() sees no batch_norm: prepare_pt2e folded BN first', 'zh-TW': 'annotate() 看不到 batch_norm：prepare_pt2e 先把 BN 折掉了' });
+check(!seen.some((n) => state.isOp(n, 'batch_norm')), t('annotate_sees_no_batch'));
 check(fused.length >= 1 && fused.length < convs.length,
-  { en: `the rule "conv whose only user is relu" holds for ${fused.length} of ${convs.length} convs: a rule must handle both cases`, 'zh-TW': `「conv 唯一的使用者是 relu」這條規則在 ${convs.length} 個 conv 中有 ${fused.length} 個成立：規則必須兩種情況都處理` });
+  t('rule_holds', { fused: fused.length, convs: convs.length }));

@@ -11,7 +11,7 @@ for (const name of ['residual', 'tiny']) {
   try { pt.prepare_pt2e(state.ex(name), new NoLinear()); res[name] = 'ok'; } catch (e) { res[name] = `${e.name}: ${e.message}`; }
   rows.push([name, res[name]]);
 }
-show.table([ctx.tr({ en: 'model', 'zh-TW': '模型' }), 'prepare_pt2e'], rows);
+show.table([t('model'), 'prepare_pt2e'], rows);
 const hasLinear = (name) => state.ex(name).nodes.some((n) => state.isOp(n, 'linear'));
 check((res.residual === 'ok') === !hasLinear('residual') && (res.tiny === 'ok') === !hasLinear('tiny') && res.residual !== res.tiny && [res.residual, res.tiny].some((r) => r.includes('unsupported op linear')),
-  { en: 'prepare_pt2e fails exactly on the model that contains a linear, with the error validate raised', 'zh-TW': 'prepare_pt2e 只在含有 linear 的模型上失敗，錯誤正是 validate 拋出的' });
+  t('prepare_pt2e_fails_exactly'));

@@ -19,4 +19,5 @@ class MyQuantizer extends pt.Quantizer {
 state.MyQuantizer = MyQuantizer;
 const p = pt.prepare_pt2e(state.ex('residual'), new MyQuantizer());
 show.view('graph', { title: ctx.tr({ en: 'your quantizer on the residual block', 'zh-TW': '你的 Quantizer 用在 residual block 上' }), stages: [{ title: 'prepare_pt2e', ...p.graph_view() }], show_params: false });
-check(pt.observer_nodes(p).length > 0, { en: `state.MyQuantizer runs: ${pt.observer_nodes(p).length} observers on the residual block (the grading cell checks where)`, 'zh-TW': `state.MyQuantizer 可以執行：residual block 上有 ${pt.observer_nodes(p).length} 個 observer（位置由評分 cell 檢查）` });
+const r = kit.grade(MyQuantizer, 'residual');   // the grading cell's rules, on this model
+check(r.ok, r.message);

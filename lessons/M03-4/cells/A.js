@@ -18,13 +18,13 @@ const variant = (noShare) => class extends pt.Quantizer {     // XNNPACK's label
 };
 const xObservers = {};
 const rows = [];
-for (const [k, label] of [[0, { en: 'XNNPACK as is', 'zh-TW': 'XNNPACK 原樣' }], [1, { en: 'flag off on conv2d only', 'zh-TW': '只有 conv2d 關掉' }], [2, { en: 'flag off on both convs', 'zh-TW': '兩個 conv 都關掉' }]]) {
+for (const [k, label] of [[0, t('xnnpack_as_is')], [1, t('flag_off_on_conv2d')], [2, t('flag_off_on_both')]]) {
   const p = pt.prepare_pt2e(state.ex('cat_pool'), new (variant(k))());
   const fromX = pt.observer_placement_table(p).rows.filter((r) => r[2] === 'x');
   xObservers[k] = fromX.length;
-  rows.push([ctx.tr(label), fromX.length, fromX.map((r) => `${r[0]} → ${r[3]}`).join('; '), pt.observer_nodes(p).length]);
+  rows.push([label, fromX.length, fromX.map((r) => `${r[0]} → ${r[3]}`).join('; '), pt.observer_nodes(p).length]);
 }
-show.table([ctx.tr({ en: 'labels', 'zh-TW': '標籤' }), ctx.tr({ en: 'observers on x', 'zh-TW': 'x 上的 observer' }), ctx.tr({ en: 'which', 'zh-TW': '哪些' }), ctx.tr({ en: 'observers in all', 'zh-TW': 'observer 總數' })], rows);
-check(xObservers[0] === 1, { en: 'two edges with matching specs from one producer: one observer serves both', 'zh-TW': '同一個上游、規格相符的兩條邊：由一個 observer 同時服務' });
-check(xObservers[1] === xObservers[0], { en: 'the flag on one consumer is not enough: the other consumer still pulls its edge into the group', 'zh-TW': '只在一個 consumer 上關掉不夠：另一個 consumer 仍會把它的邊拉進同一組' });
-check(xObservers[2] === xObservers[0] + 1, { en: 'with the flag off on both, each edge gets its own observer', 'zh-TW': '兩邊都關掉，每條邊才各有自己的 observer' });
+show.table([t('labels'), t('observers_on_x'), t('which'), t('observers_in_all')], rows);
+check(xObservers[0] === 1, t('two_edges_with_matching'));
+check(xObservers[1] === xObservers[0], t('the_flag_on_one'));
+check(xObservers[2] === xObservers[0] + 1, t('with_the_flag_off'));

@@ -3,6 +3,7 @@ from torch.export import export
 from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 from torchao.quantization.pt2e.quantizer import Quantizer
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+from pt2e_course import get_model   # the course's zoo (lessons/pt2e_course.py)
 
 xnn = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
 

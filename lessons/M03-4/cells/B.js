@@ -22,15 +22,15 @@ for (const [label, spec] of Object.entries(edgeSpecs)) {
   }
   const p = pt.prepare_pt2e(state.ex('residual'), new Q());
   p.forward(pt.randn([2, 8, 16, 16]));
-  const t = pt.observer_placement_table(p).rows;
+  const tbl = pt.observer_placement_table(p).rows;
   stages.push({ title: label.split(',')[0], ...p.graph_view() });
-  path[label] = t;
-  rows.push([label, t.length, t.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
+  path[label] = tbl;
+  rows.push([label, tbl.length, tbl.map((r) => `${r[2]} → ${r[0]} (${r[1]}, ${r[4]}) → ${r[3]}`).join(' ; ')]);
 }
-show.table([ctx.tr({ en: 'edge spec on relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 邊上的規格' }), ctx.tr({ en: 'observers', 'zh-TW': 'observer 數' }), ctx.tr({ en: 'path relu → conv2d_1', 'zh-TW': 'relu → conv2d_1 的路徑' })], rows);
-show.view('graph', { title: ctx.tr({ en: 'relu → conv2d_1: merged (same fields) or chained (different dtype)', 'zh-TW': 'relu → conv2d_1：合併（欄位相同）或串接（dtype 不同）' }), stages, focus: ['relu'], hops: 3, show_params: false });
+show.table([t('edge_spec_on_relu'), t('observers'), t('path_relu_conv2d_1')], rows);
+show.view('graph', { title: t('relu_conv2d_1_merged'), stages, focus: ['relu'], hops: 3, show_params: false });
 const [same, other] = Object.values(path);
 check(same.length === 1 && same[0][1] === 'HistogramObserver',
-  { en: 'matching fields merge: one observer, built from the spec seen first (the relu output\'s Histogram) — the observer class is not compared', 'zh-TW': '欄位相符就合併：只有一個 observer，用先看到的規格（relu 輸出的 Histogram）建立——observer 類別不列入比較' });
+  t('matching_fields_merge_one'));
 check(other.length === 2 && other[1][2] === other[0][0],
-  { en: 'a different dtype chains: the edge\'s observer reads the relu output\'s observer', 'zh-TW': 'dtype 不同就串接：邊上的 observer 讀的是 relu 輸出的 observer' });
+  t('a_different_dtype_chains'));

@@ -2,8 +2,8 @@
 const batches = [pt.randn([2, 3, 16, 16]), pt.randn([2, 3, 16, 16])];
 state.batches = batches;
 state.around = (p, cat = 'cat') => {                         // qparams of the observers feeding and following cat
-  const t = pt.observer_placement_table(p).rows;
-  const into = t.filter((r) => r[3].split(', ').includes(cat)), out = t.filter((r) => r[2] === cat);
+  const tbl = pt.observer_placement_table(p).rows;
+  const into = tbl.filter((r) => r[3].split(', ').includes(cat)), out = tbl.filter((r) => r[2] === cat);
   return { into, out };
 };
 const rows = [], res = {};
@@ -12,11 +12,11 @@ for (const [label, Q] of [['torchao XNNPACKQuantizer', pt.XNNPACKQuantizer], ['e
   for (const b of batches) p.forward(b);
   const { into, out } = state.around(p);
   res[label] = { into, out, labelled: p.annotation('cat') !== null };
-  rows.push([label, into.map((r) => `${r[2]}: ${r[4]}`).join(' ; '), out.map((r) => r[4]).join('') || ctx.tr({ en: '(none: fp32)', 'zh-TW': '（沒有：fp32）' })]);
+  rows.push([label, into.map((r) => `${r[2]}: ${r[4]}`).join(' ; '), out.map((r) => r[4]).join('') || t('none_fp32')]);
 }
-show.table(['quantizer', ctx.tr({ en: 'into cat', 'zh-TW': '進入 cat' }), ctx.tr({ en: 'cat output', 'zh-TW': 'cat 輸出' })], rows);
+show.table(['quantizer', t('into_cat'), t('cat_output')], rows);
 const ao = res['torchao XNNPACKQuantizer'], et = res['executorch XNNPACKQuantizer'];
 check(!ao.labelled && ao.out.length === 0 && ao.into[0][4] !== ao.into[1][4],
-  { en: 'torchao copy: cat unlabelled (fp32), and its two inputs keep two different scales', 'zh-TW': 'torchao 版：cat 沒被標（fp32），兩個輸入保留兩個不同的 scale' });
+  t('torchao_copy_cat_unlabelled'));
 check(et.labelled && et.out.length === 1 && new Set([...et.into, ...et.out].map((r) => r[4])).size === 1,
-  { en: 'ExecuTorch: cat labelled with shared specs, so both inputs and the output show one scale', 'zh-TW': 'ExecuTorch 版：cat 用共用規格標註，兩個輸入和輸出只有一個 scale' });
+  t('executorch_cat_labelled_with'));

@@ -21,4 +21,4 @@ class CatQuantizer extends pt.Quantizer {
 state.CatQuantizer = CatQuantizer;
 const p = pt.prepare_pt2e(state.ex('cat_pool'), new CatQuantizer());
 show.text(p.code);
-check(pt.observer_nodes(p).length > 0, { en: 'state.CatQuantizer runs and inserts observers (the grading cell checks the scales)', 'zh-TW': 'state.CatQuantizer 可以執行並插入 observer（scale 由評分 cell 檢查）' });
+for (const r of kit.grade(CatQuantizer, state).results) check(r.ok, r.message);   // the grading cell's checks

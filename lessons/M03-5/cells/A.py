@@ -5,6 +5,7 @@ from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 from torchao.quantization.pt2e.quantizer import (
     DerivedQuantizationSpec, QuantizationAnnotation, QuantizationSpec, Quantizer)
 from torchao.testing.pt2e._xnnpack_quantizer import get_symmetric_quantization_config
+from pt2e_course import get_model   # the course's zoo (lessons/pt2e_course.py)
 
 ACT = QuantizationSpec(dtype=torch.int8, quant_min=-128, quant_max=127, qscheme=torch.per_tensor_affine,
                        observer_or_fake_quant_ctr=HistogramObserver.with_args(eps=2**-12))

@@ -4,6 +4,7 @@ from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
     X86InductorQuantizer, get_default_x86_inductor_quantization_config)
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+from pt2e_course import get_model, input_shape   # the course's zoo (lessons/pt2e_course.py)
 
 torch.manual_seed(0)
 for name in ("residual", "mlp"):          # get_model / input_shape: the course's zoo

@@ -10,9 +10,9 @@ const setups = [
 ];
 const seen = [];
 const rows = setups.map(([label, make]) => {
-  const p = pt.prepare_pt2e(state.ex('mlp'), make());
+  const p = pt.prepare_pt2e(kit.export_zoo('mlp'), make());
   const per = {};
-  for (const n of p.nodes.filter((x) => x.target === 'aten.linear.default')) {
+  for (const n of p.nodes.filter((x) => kit.is_op(x, 'linear'))) {
     const fqn = n.meta.nn_module_stack.at(-1).fqn, s = p.annotation(n)?.input_qspec_map?.[0]?.[1] ?? null;
     per[fqn] = s ? name({ input_activation: s }) : 'fp32';
   }
@@ -20,7 +20,7 @@ const rows = setups.map(([label, make]) => {
   return [label, per.fc1, per.fc2];
 });
 show.table(['X86InductorQuantizer()', 'fc1', 'fc2'], rows);
-check(seen[0].fc1 === 'reduce_range' && seen[0].fc2 === 'reduce_range', { en: 'global only: both layers take it', 'zh-TW': '只有全域：兩層都用它' });
-check(seen[1].fc1 === 'default' && seen[1].fc2 === 'default', { en: 'an operator-type config beats the global one', 'zh-TW': 'op 類型的設定勝過全域設定' });
-check(seen[2].fc2 === 'reduce_range' && seen[2].fc1 === 'default', { en: 'a module-name config beats the operator-type one', 'zh-TW': 'module 名稱的設定勝過 op 類型的設定' });
-check(seen[3].fc1 === 'fp32' && seen[3].fc2 === seen[2].fc2, { en: 'a None config keeps that module in fp32 and touches nothing else', 'zh-TW': 'None 設定讓該 module 留在 fp32，其他不受影響' });
+check(seen[0].fc1 === 'reduce_range' && seen[0].fc2 === 'reduce_range', t('global_only_both_layers'));
+check(seen[1].fc1 === 'default' && seen[1].fc2 === 'default', t('an_operator_type_config'));
+check(seen[2].fc2 === 'reduce_range' && seen[2].fc1 === 'default', t('a_module_name_config'));
+check(seen[3].fc1 === 'fp32' && seen[3].fc2 === seen[2].fc2, t('a_none_config_keeps'));

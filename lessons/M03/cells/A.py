@@ -2,6 +2,7 @@ import torch
 from torch.export import export
 from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+from pt2e_course import get_model, input_shape   # the course's zoo (lessons/pt2e_course.py)
 
 torch.manual_seed(0)
 

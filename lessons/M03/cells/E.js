@@ -4,24 +4,18 @@ const p = state.prepared;
 const x = pt.randn([2, 3, 16, 16]);
 p.forward(x);
 const placed = pt.observer_placement_table(p).rows;
-const scaleOf = (name) => p.observer(name).calculate_qparams().scale[0];   // read before convert replaces the observers
-const scales = Object.fromEntries(placed.map((r) => [r[2], scaleOf(r[0])]));
+const scales = Object.fromEntries(placed.map((r) => [r[2], p.observer(r[0]).calculate_qparams().scale[0]]));   // before convert replaces them
 const c = pt.convert_pt2e(p);
-const qdq = c.nodes.filter((n) => n.target.startsWith('quantized_decomposed.'));
-show.table(['node', 'target', ctx.tr({ en: 'reads', 'zh-TW': '讀取' }), 'scale', 'zero_point'],
-  qdq.map((n) => [n.name, n.target.replace('quantized_decomposed.', ''), n.args[0].node,
-    typeof n.args[1] === 'number' ? n.args[1].toPrecision(6) : n.args[1].node, typeof n.args[2] === 'number' ? n.args[2] : n.args[2].node]));
+const qdq = c.nodes.filter((n) => kit.is_quantize(n) || kit.is_dequantize(n));
+const arg = (a) => (typeof a === 'number' ? a : a.node);
+show.table(['node', 'target', t('reads'), 'scale', 'zero_point'], qdq.map((n) => [n.name, n.target, n.args[0].node, arg(n.args[1]), arg(n.args[2])]));
 const sd = Object.fromEntries(c.state_dict().map((e) => [e.name, e.tensor]));
-const deq = qdq.filter((n) => n.target.includes('dequantize'));
-const conv = c.nodes.find((n) => state.isOp(n, 'conv2d'));
+const dqs = qdq.filter((n) => kit.is_dequantize(n)), conv = c.nodes.find((n) => kit.is_op(n, 'conv2d'));
+const perTensor = qdq.filter((n) => kit.is_quantize(n) && typeof n.args[1] === 'number');
+const wq = dqs.find((n) => typeof n.args[1] !== 'number');                 // per channel: scales in a buffer
 const db = pt.sqnr(state.exported.forward(x), c.forward(x));
-show.text(ctx.tr({ en: `SQNR of the converted graph against the float one on this batch: ${db.toFixed(2)} dB`, 'zh-TW': `這批資料上，轉換後的圖相對浮點圖的 SQNR：${db.toFixed(2)} dB` }));
-const perTensor = qdq.filter((n) => n.target === 'quantized_decomposed.quantize_per_tensor.default');
-check(deq.length === placed.length, { en: `one dequantize per observer (${deq.length} and ${placed.length})`, 'zh-TW': `每個 observer 一個 dequantize（${deq.length} 與 ${placed.length}）` });
-check(perTensor.length > 0 && perTensor.every((q) => Math.fround(q.args[1]) === scales[q.args[0].node]),
-  { en: 'each activation quantize carries the scale its observer computed', 'zh-TW': '每個 activation 的 quantize 帶的就是它的 observer 算出的 scale' });
-const wq = deq.find((n) => n.target.includes('per_channel'));
-check(wq && sd[wq.args[0].node].dtype === 'int8' && sd[wq.args[1].node].shape[0] === sd[wq.args[0].node].shape[0],
-  { en: 'the weight is stored as int8, with one scale per output channel', 'zh-TW': 'weight 以 int8 儲存，每個 output channel 一個 scale' });
-check(conv.users.length === 1 && state.isOp(c.node(conv.users[0]), 'relu') && db > 25,
-  { en: 'still nothing between conv2d and relu, and the int8 graph stays close to the float one (> 25 dB)', 'zh-TW': 'conv2d 與 relu 之間仍然沒有東西，int8 的圖也和浮點圖很接近（> 25 dB）' });
+show.text(t('sqnr', { db: db.toFixed(2) }));
+check(dqs.length === placed.length, t('one_dq', { dqs: dqs.length, observers: placed.length }));
+check(perTensor.length > 0 && perTensor.every((q) => Math.fround(q.args[1]) === scales[q.args[0].node]), t('carries_scale'));
+check(wq && sd[wq.args[0].node].dtype === 'int8' && sd[wq.args[1].node].shape[0] === sd[wq.args[0].node].shape[0], t('weight_int8'));
+check(conv.users.length === 1 && kit.is_op(c.node(conv.users[0]), 'relu') && db > 25, t('still_nothing'));

@@ -1,0 +1,57 @@
+// course_kit.js — the plumbing every lesson's cells share, so a cell reads like the PyTorch it teaches. A cell
+// sees these as `kit.<name>` (with its lesson's own kit.js merged on top); each has the name of the helper the
+// course's Python module (lessons/pt2e_course.py) gives the PyTorch twin, and does the same thing.
+//
+//   const quantizer = kit.get_xnnpack_quantizer({ is_per_channel: true });   // XNNPACKQuantizer().set_global(config)
+//   const gm = kit.export_zoo('residual');                                     // export_module(get_model(name), randn batch of 2)
+//   kit.calibrate(prepared, batches);                                          // prepared(x) for every batch
+//   kit.draw_stages(t('title'), [[gm, 'export'], [prepared, 'prepare_pt2e']], { focus: ['x'] });
+//   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
+//   kit.is_op(node, 'relu'); kit.is_quantize(node); kit.is_dequantize(node)
+// Node tests read `node.kind` ('op', 'quantize', 'dequantize', ...) where the engine gives it and fall back to the
+// target's name, so no cell spells a quantized_decomposed target.
+
+// A node's kind: the engine's own field, or the same read from its target.
+function kindOf(n) {
+  if (n?.kind) return n.kind;
+  const target = String(n?.target ?? '');
+  if (n?.op !== 'call_function') return n?.op ?? null;
+  if (/^quantized_decomposed\.quantize_/.test(target)) return 'quantize';
+  if (/^quantized_decomposed\.dequantize_/.test(target)) return 'dequantize';
+  if (/^quantized_decomposed\.choose_qparams/.test(target)) return 'choose_qparams';
+  return 'op';
+}
+
+// A graph stage for the view, and `changed`: the names of its nodes the stage before it did not have (what prepare
+// or convert added), so the view can mark the difference between stages instead of a cell printing it.
+function stagesOf(stages) {
+  const views = stages.map(([g, title]) => ({ title, ...g.graph_view() }));
+  return views.map((v, k) => (k === 0 ? v : { ...v, changed: v.nodes.map((n) => n.name).filter((name) => !views[k - 1].nodes.some((m) => m.name === name)) }));
+}
+
+export function courseKit(pt, show) {
+  return {
+    get_xnnpack_quantizer: (opts = {}) => new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config(opts)),
+    // A zoo model exported on a random batch of `batch` samples (draws from the generator, as torch.randn would).
+    export_zoo(name, batch = 2) {
+      const model = pt.get_model(name);
+      return pt.export(model, [pt.randn([batch, ...model.input_shape])]);
+    },
+    calibrate(prepared, batches) {
+      for (const b of batches) prepared.forward(b.x ?? b);
+      return prepared;
+    },
+    draw_stages: (title, stages, opts = {}) => show.view('graph', { title, stages: stagesOf(stages), ...opts }),
+    draw: (g, title, opts = {}) => show.view('graph', { title, stages: stagesOf([[g, opts.stage ?? '']]), ...opts }),
+    // A report (pt.diff_ops rows, or { headers, rows } from pt.observer_placement_table / annotation_table) as a table.
+    table(report, ...labels) {
+      if (Array.isArray(report)) show.table(['op', ...labels, 'delta'], report.map((r) => [r.op, r.a, r.b, r.delta]));
+      else show.table(report.headers, report.rows);
+      return report;
+    },
+    is_op: (n, op) => kindOf(n) === 'op' && String(n.target).split('.')[1] === op,
+    is_quantize: (n) => kindOf(n) === 'quantize',
+    is_dequantize: (n) => kindOf(n) === 'dequantize',
+    kind: kindOf,
+  };
+}
