@@ -23,9 +23,8 @@
 // variant is a function of its own reached through a pointer, never inlined into a big caller, so V8
 // optimises it alone (engine/core/hot.h says why that matters in the browser).
 //
-// Adding a kernel: its types and `extern const Kernel<...>` below, its variants in variants.h and
-// <kernel>/<isa>.cpp, its entry and name in registry.cpp, and one row (an argument generator) in the
-// tester's table, tests/engine/kernels/test_kernels.cpp.
+// engine/kernels/README.md maps the room: files, ISA flags, the tester, and the four steps of adding a
+// kernel (its types and `extern const Kernel<...>` here, its variant files, registry.cpp, a tester row).
 #pragma once
 #include <algorithm>
 #include <cmath>
