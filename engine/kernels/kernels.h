@@ -89,7 +89,7 @@ extern const Kernel<AMinMaxFn> f32_aminmax;
 // same bin do not wait on one counter; the caller sums them. Returns f32_aminmax of the same run.
 struct HistcRange {
   float lo;       // histc's first edge
-  float width;    // f32(hi − lo) > 0: subnormal and +inf included
+  float width;    // f32(hi − lo) ≥ 0: 0, subnormal and +inf included
   int64_t bins;   // 1 ≤ bins < 2^31
 
   // trunc(f32(e − lo) · f32(bins) / width), clamped to [0, bins − 1]; NaN gives 0.

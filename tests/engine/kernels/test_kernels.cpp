@@ -30,7 +30,7 @@ kt::Call<AMinMaxFn> draw_aminmax(kt::Rng& r, size_t n) {
 
 // histc's range as callers make it (lo and width from the data's finite min and max), a range that
 // leaves part of the data outside, and extremes: an overflowing width (+inf), a width whose reciprocal
-// is subnormal, a width of a few ulps, a subnormal width (reciprocal +inf). A share of the values then
+// is subnormal, a width of 0 to 3 ulps, a subnormal width (reciprocal +inf). A share of the values then
 // sits on bin edges and their neighbours, where the bin index rounds either way.
 HistcRange draw_range(kt::Rng& r, const std::vector<float>& x, int64_t bins) {
   float lo = std::numeric_limits<float>::infinity(), hi = -lo;
@@ -45,16 +45,15 @@ HistcRange draw_range(kt::Rng& r, const std::vector<float>& x, int64_t bins) {
     case 3: {                                                        // part of it
       const float a = x.empty() ? 0.0f : x[r.below(x.size())];
       lo = std::isfinite(a) ? a : 0.0f;
-      hi = lo + (hi - lo) * (0.1f + r.unit());
+      hi = lo + std::abs(hi - lo) * (0.1f + r.unit());
       break;
     }
     case 4: lo = -3.0e38f, hi = 3.0e38f; break;                       // width +inf
     case 5: lo = -1.5e38f, hi = 1.5e38f; break;                       // 1 / width subnormal
-    case 6: lo = r.unit(), hi = kt::from_bits(kt::bits(lo) + 1 + static_cast<uint32_t>(r.below(4))); break;
+    case 6: lo = r.unit(), hi = kt::from_bits(kt::bits(lo) + static_cast<uint32_t>(r.below(4))); break;  // 0-3 ulps
     default: lo = 0.0f, hi = kt::from_bits(1 + static_cast<uint32_t>(r.below(1000))); break;  // subnormal
   }
-  const float width = hi - lo;
-  return {lo, width > 0.0f ? width : kt::from_bits(1 + static_cast<uint32_t>(r.below(1000))), bins};  // width > 0
+  return {lo, hi - lo, bins};
 }
 
 void put_on_edges(kt::Rng& r, std::vector<float>& x, const HistcRange& range) {
