@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh — installs what the build needs, once; a second run only checks and returns.
-#   apt:  emscripten (Debian 3.1.6), catch2, chromium, ninja-build; python3-pyflakes, python3-nbformat (lesson scripts)
+#   apt:  emscripten (Debian 3.1.6), catch2, chromium, ninja-build, libsimde-dev (simde/wasm/simd128.h:
+#         the native build compiles engine/kernels' SIMD128 variants through it); python3-pyflakes,
+#         python3-nbformat (lesson scripts)
 #   src:  Dear ImGui from Debian's source package (apt-get source imgui) into third_party/imgui
 #   npm:  npm ci (playwright-core, markdown-it + its CJK plugins, katex, opencc-js)
 # Without root, a missing system package is not installed: the exact command is printed instead.
@@ -8,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_pkgs=()
-for p in emscripten catch2 chromium ninja-build; do
+for p in emscripten catch2 chromium ninja-build libsimde-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 # The lessons' PyTorch scripts and notebooks are checked with Debian's pyflakes3 and nbformat

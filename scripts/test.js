@@ -1,9 +1,10 @@
 // test.js — `npm test` after set-up and build: runs every suite and sums them.
-//   1. engine, native     ctest --test-dir build/native   (Catch2)
-//   2. engine, wasm       ctest --test-dir build/wasm     (the same Catch2 tests under Node)
-//   3. JS API             node --test tests/api/          (the package's public API in Node)
-//   4. lessons            node bin/pt2e-playground.js test  (the headless lesson runner)
-//   5. browser            node tests/e2e/run.js           (headless Chromium through playwright-core)
+//   1. room order         node --test tests/scripts/      (scripts/check_rooms.js on the repo, and on bad trees)
+//   2. engine, native     ctest --test-dir build/native   (Catch2)
+//   3. engine, wasm       ctest --test-dir build/wasm     (the same Catch2 tests under Node)
+//   4. JS API             node --test tests/api/          (the package's public API in Node)
+//   5. lessons            node bin/pt2e-playground.js test  (the headless lesson runner)
+//   6. browser            node tests/e2e/run.js           (headless Chromium through playwright-core)
 // Each suite's own output is shown; the last line is `N passed, N failed` over all of them, and the
 // exit code is non-zero if anything failed or a suite could not run.
 import { spawn } from 'node:child_process';
@@ -46,12 +47,15 @@ const parsers = {
   },
 };
 
+const nodeTests = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => `${dir}/${f}`) : []);
+
 const suites = [
+  { name: 'room order', cmd: process.execPath, args: ['--test', '--test-reporter=tap', ...nodeTests('tests/scripts')], parse: parsers.nodeTest },
   { name: 'engine (native)', cmd: 'ctest', args: ['--test-dir', 'build/native', '--output-on-failure', '-j2'], parse: parsers.ctest },
   { name: 'engine (wasm)', cmd: 'ctest', args: ['--test-dir', 'build/wasm', '--output-on-failure', '-j2'], parse: parsers.ctest },
   {
     name: 'JS API', cmd: process.execPath,
-    args: ['--test', '--test-reporter=tap', ...(existsSync('tests/api') ? readdirSync('tests/api').filter((f) => f.endsWith('.test.js')).map((f) => `tests/api/${f}`) : [])],
+    args: ['--test', '--test-reporter=tap', ...nodeTests('tests/api')],
     parse: parsers.nodeTest,
   },
   { name: 'lessons', cmd: process.execPath, args: ['bin/pt2e-playground.js', 'test'], parse: parsers.plain },

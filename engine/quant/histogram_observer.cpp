@@ -3,16 +3,13 @@
 // cascade sum, histc, floor division), the forward pass and histogram merge, the range search.
 #include "quant/histogram_observer.h"
 #include "core/hot.h"
+#include "kernels/kernels.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <string>
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
 
 namespace pt {
 
@@ -130,96 +127,20 @@ struct DstBin {
   }
 };
 
-// ---- input scan ------------------------------------------------------------------------------------
-// min / max ignoring NaN (infinities included), and whether a NaN was seen.
-struct Scan {
-  float min = kInf;
-  float max = -kInf;
-  bool nan = false;
-  void add(float v) {
-    min = v < min ? v : min;
-    max = v > max ? v : max;
-    nan |= v != v;
-  }
-};
+// ---- input scan and histc counting (engine/kernels: f32_aminmax, f32_histc_aminmax) -----------------
+// Scan: min / max ignoring NaN (infinities included), and whether a NaN was seen.
+using Scan = kernels::AMinMax;
 
-#ifdef __wasm_simd128__
-// The same scan over four lanes at once; finish() folds the lanes into a Scan.
-struct SimdScan {
-  v128_t vmin = wasm_f32x4_splat(kInf), vmax = wasm_f32x4_splat(-kInf), vnan = wasm_i32x4_splat(0);
-  void add(v128_t v) {
-    vmin = wasm_f32x4_pmin(vmin, v);  // v < vmin ? v : vmin — a NaN v leaves vmin
-    vmax = wasm_f32x4_pmax(vmax, v);
-    vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
-  }
-  void finish(Scan& s) const {
-    float lanes_min[4], lanes_max[4];
-    wasm_v128_store(lanes_min, vmin);
-    wasm_v128_store(lanes_max, vmax);
-    for (int k = 0; k < 4; ++k) {
-      s.min = std::min(s.min, lanes_min[k]);
-      s.max = std::max(s.max, lanes_max[k]);
-    }
-    s.nan = wasm_v128_any_true(vnan);
-  }
-};
-#endif
+Scan scan(std::span<const float> x) { return kernels::f32_aminmax(x.data(), x.size()); }
 
-PT_HOT_LOOP Scan scan(std::span<const float> x) {
-  Scan s;
-  size_t i = 0;
-#ifdef __wasm_simd128__
-  SimdScan vs;
-  for (; i + 4 <= x.size(); i += 4) vs.add(wasm_v128_load(x.data() + i));
-  vs.finish(s);
-#endif
-  for (; i < x.size(); ++i) s.add(x[i]);
-  return s;
-}
-
-// ---- histc counting --------------------------------------------------------------------------------
-// Bin of e: trunc(f32(e − lo) · f32(bins) / f32(hi − lo)), the top edge folded into the last bin.
-// The clamp to [0, bins − 1] only matters for ranges wider than float32 can scale (where torch's
-// own index is undefined).
+// histc's range: bin of e is trunc(f32(e − lo) · f32(bins) / f32(hi − lo)), the top edge folded into
+// the last bin (kernels::HistcRange::bin). The clamp to [0, bins − 1] only matters for ranges wider
+// than float32 can scale (where torch's own index is undefined).
 struct Binner {
-  float lo, hi, fbins, width;
-  int64_t bins;
-  int64_t bin(float e) const {
-    const float q = (e - lo) * fbins / width;
-    if (!(q >= 0.0f)) return 0;
-    return q >= fbins ? bins - 1 : std::min(static_cast<int64_t>(q), bins - 1);
-  }
+  float lo, hi;
+  kernels::HistcRange range;
+  int64_t bins() const { return range.bins; }
 };
-
-#ifdef __wasm_simd128__
-// Four bins at once. The quotient is first taken with the reciprocal: r = a · f32(1/width) is within
-// bins·2^-22 of torch's correctly rounded a / width, so when r is at least tol = bins·2^-21 away
-// from an integer both truncate alike; the rare vector with a lane closer than that is divided.
-struct SimdBinner {
-  v128_t lo, fbins, width, inv_width, tol, one_minus_tol, top, zero;
-  bool reciprocal;
-  explicit SimdBinner(const Binner& b)
-      : lo(wasm_f32x4_splat(b.lo)), fbins(wasm_f32x4_splat(b.fbins)), width(wasm_f32x4_splat(b.width)),
-        inv_width(wasm_f32x4_splat(1.0f / b.width)), tol(wasm_f32x4_splat(b.fbins * 0x1p-21f)),
-        one_minus_tol(wasm_f32x4_splat(1.0f - b.fbins * 0x1p-21f)),
-        top(wasm_i32x4_splat(static_cast<int32_t>(b.bins - 1))), zero(wasm_i32x4_splat(0)),
-        reciprocal(b.bins <= (int64_t{1} << 16) && std::isfinite(1.0f / b.width)) {}
-  v128_t bins_of(v128_t e) const {
-    const v128_t a = wasm_f32x4_mul(wasm_f32x4_sub(e, lo), fbins);
-    v128_t k;
-    if (reciprocal) {
-      const v128_t r = wasm_f32x4_mul(a, inv_width);
-      k = wasm_i32x4_trunc_sat_f32x4(r);
-      const v128_t frac = wasm_f32x4_sub(r, wasm_f32x4_convert_i32x4(k));
-      if (wasm_v128_any_true(wasm_v128_or(wasm_f32x4_lt(frac, tol), wasm_f32x4_gt(frac, one_minus_tol))))
-        k = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_div(a, width));
-    } else {
-      k = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_div(a, width));
-    }
-    return wasm_i32x4_max(wasm_i32x4_min(k, top), zero);
-  }
-};
-#endif
 
 // Four interleaved count arrays (so equal neighbours don't serialize on one counter), summed into
 // torch's float32 histogram at the end.
@@ -227,6 +148,7 @@ struct Counts {
   size_t nb;
   std::vector<uint32_t> c;
   explicit Counts(int64_t bins) : nb(static_cast<size_t>(bins)), c(4 * nb, 0) {}
+  uint32_t& at(size_t i, int64_t bin) { return c[(i & 3) * nb + static_cast<size_t>(bin)]; }
   std::vector<float> histogram() const {
     std::vector<float> h(nb);
     for (size_t j = 0; j < nb; ++j)
@@ -237,39 +159,18 @@ struct Counts {
 
 // Counts every element as if it lay inside [b.lo, b.hi], and scans x (min, max, NaN) in the same
 // pass, so the caller can check that assumption afterwards.
-PT_HOT_LOOP std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan& s) {
-  Counts counts(b.bins);
-  uint32_t* c = counts.c.data();
-  const size_t nb = counts.nb;
-  s = Scan{};
-  size_t i = 0;
-#ifdef __wasm_simd128__
-  const SimdBinner sb(b);
-  SimdScan vs;
-  for (; i + 4 <= x.size(); i += 4) {
-    const v128_t v = wasm_v128_load(x.data() + i);
-    vs.add(v);
-    const v128_t p = sb.bins_of(v);
-    ++c[wasm_i32x4_extract_lane(p, 0)];
-    ++c[nb + wasm_i32x4_extract_lane(p, 1)];
-    ++c[2 * nb + wasm_i32x4_extract_lane(p, 2)];
-    ++c[3 * nb + wasm_i32x4_extract_lane(p, 3)];
-  }
-  vs.finish(s);
-#endif
-  for (; i < x.size(); ++i) {
-    s.add(x[i]);
-    ++c[(i & 3) * nb + b.bin(x[i])];
-  }
+std::vector<float> count_inside(std::span<const float> x, const Binner& b, Scan& s) {
+  Counts counts(b.bins());
+  s = kernels::f32_histc_aminmax(x.data(), x.size(), b.range, counts.c.data());
   return counts.histogram();
 }
 
 // torch's loop: elements outside [lo, hi] (and NaN) are skipped.
 PT_HOT_LOOP std::vector<float> count_checked(std::span<const float> x, const Binner& b) {
-  Counts counts(b.bins);
+  Counts counts(b.bins());
   for (size_t i = 0; i < x.size(); ++i) {
     const float e = x[i];
-    if (e >= b.lo && e <= b.hi) ++counts.c[(i & 3) * counts.nb + b.bin(e)];
+    if (e >= b.lo && e <= b.hi) ++counts.at(i, b.range.bin(e));
   }
   return counts.histogram();
 }
@@ -294,7 +195,7 @@ Binner histc_binner(std::span<const float> x, int64_t bins, double min, double m
   if (!(min < max)) throw RuntimeError("torch.histc: max must be larger than min");
   const Linspace edges(static_cast<float>(min), static_cast<float>(max), bins + 1);
   const float lo = edges.at(0), hi = edges.at(bins);
-  return Binner{lo, hi, static_cast<float>(bins), hi - lo, bins};
+  return Binner{lo, hi, {lo, hi - lo, bins}};
 }
 
 // histc of data whose min / max / NaN scan is known.

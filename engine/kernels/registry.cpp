@@ -1,0 +1,27 @@
+// registry.cpp — every kernel of the room: its variants, from the scalar reference (first) to the one
+// this build's dispatch point calls (last). Both builds compile scalar and wasmsimd (SIMD128 natively
+// through simde); a native x86 variant would be appended under the #if of the ISA that compiles it.
+#include "kernels/variants.h"
+
+namespace pt::kernels {
+
+namespace {
+
+constexpr Variant<AMinMaxFn> aminmax_variants[] = {
+    {"scalar", f32_aminmax__scalar, 1},
+    {"wasmsimd", f32_aminmax__wasmsimd, 4},
+};
+
+constexpr Variant<HistcAMinMaxFn> histc_aminmax_variants[] = {
+    {"scalar", f32_histc_aminmax__scalar, 1},
+    {"wasmsimd", f32_histc_aminmax__wasmsimd, 4},
+};
+
+}  // namespace
+
+const Kernel<AMinMaxFn> f32_aminmax{"f32_aminmax", aminmax_variants};
+const Kernel<HistcAMinMaxFn> f32_histc_aminmax{"f32_histc_aminmax", histc_aminmax_variants};
+
+std::vector<std::string_view> kernel_names() { return {f32_aminmax.name, f32_histc_aminmax.name}; }
+
+}  // namespace pt::kernels

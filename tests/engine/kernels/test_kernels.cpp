@@ -1,0 +1,142 @@
+// test_kernels.cpp — the kernel tester's table (one row per kernel of engine/kernels: how to draw its
+// arguments) and its checks: every kernel has a row, every variant returns its scalar reference's
+// bits, and the tester reports a deliberately broken variant (kernel_tester.h runs the loop).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernel_tester.h"
+#include "kernels/kernels.h"
+
+namespace {
+
+using namespace pt::kernels;
+
+kt::Call<AMinMaxFn> draw_aminmax(kt::Rng& r, size_t n) {
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, kt::FloatMix::draw(r)));
+  return {"n=" + std::to_string(n), [x](AMinMaxFn* fn) {
+            kt::Outputs out;
+            kt::add_aminmax(out, fn(x->data(), x->size()));
+            return out;
+          }};
+}
+
+// histc's range as callers make it (lo and width from the data's finite min and max), a range that
+// leaves part of the data outside, and extremes: an overflowing width (+inf), a width whose reciprocal
+// is subnormal, a width of 0 to 3 ulps, a subnormal width (reciprocal +inf). A share of the values then
+// sits on bin edges and their neighbours, where the bin index rounds either way.
+HistcRange draw_range(kt::Rng& r, const std::vector<float>& x, int64_t bins) {
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (float v : x) {
+    if (!std::isfinite(v)) continue;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (!(lo < hi)) lo = -1.0f, hi = 1.0f;
+  switch (r.below(8)) {
+    case 0: case 1: case 2: break;                                   // the data's range
+    case 3: {                                                        // part of it
+      const float a = x.empty() ? 0.0f : x[r.below(x.size())];
+      lo = std::isfinite(a) ? a : 0.0f;
+      hi = lo + std::abs(hi - lo) * (0.1f + r.unit());
+      break;
+    }
+    case 4: lo = -3.0e38f, hi = 3.0e38f; break;                       // width +inf
+    case 5: lo = -1.5e38f, hi = 1.5e38f; break;                       // 1 / width subnormal
+    case 6: lo = r.unit(), hi = kt::from_bits(kt::bits(lo) + static_cast<uint32_t>(r.below(4))); break;  // 0-3 ulps
+    default: lo = 0.0f, hi = kt::from_bits(1 + static_cast<uint32_t>(r.below(1000))); break;  // subnormal
+  }
+  return {lo, hi - lo, bins};
+}
+
+void put_on_edges(kt::Rng& r, std::vector<float>& x, const HistcRange& range) {
+  const float step = range.width / static_cast<float>(range.bins);
+  for (float& v : x) {
+    if (!r.chance(0.2)) continue;
+    const float edge = range.lo + static_cast<float>(r.below(static_cast<uint64_t>(range.bins) + 1)) * step;
+    v = kt::from_bits(kt::bits(edge) + static_cast<uint32_t>(r.below(3)) - 1);
+  }
+}
+
+kt::Call<HistcAMinMaxFn> draw_histc_aminmax(kt::Rng& r, size_t n) {
+  static const std::vector<int64_t> bin_counts = {1, 2, 3, 4, 5, 7, 8, 31, 256, 2048, 65536, 65537};
+  const int64_t bins = r.chance(0.25) ? 1 + static_cast<int64_t>(r.below(5000)) : r.pick(bin_counts);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, kt::FloatMix::draw(r)));
+  const HistcRange range = draw_range(r, *x, bins);
+  if (r.chance(0.5)) put_on_edges(r, *x, range);
+  std::vector<uint32_t> start(4 * static_cast<size_t>(bins));
+  for (uint32_t& c : start) c = static_cast<uint32_t>(r.below(3));  // counts are added to
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu bins=%lld lo=%a width=%a", n, static_cast<long long>(bins),
+                static_cast<double>(range.lo), static_cast<double>(range.width));
+  return {shape, [x, range, start](HistcAMinMaxFn* fn) {
+            kt::Field counts{"counts", start};
+            kt::Outputs out;
+            kt::add_aminmax(out, fn(x->data(), x->size(), range, counts.words.data()));
+            out.push_back(std::move(counts));
+            return out;
+          }};
+}
+
+// The table: one row per kernel of the room.
+std::vector<kt::KernelUnderTest> kernels_under_test() {
+  return {
+      kt::under_test(f32_aminmax, draw_aminmax),
+      kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
+  };
+}
+
+// The scalar result with one bit flipped in one element: the last count, from 1000 elements on.
+AMinMax broken_histc_aminmax(const float* x, size_t n, HistcRange range, uint32_t* counts) {
+  const AMinMax s = f32_histc_aminmax.reference().fn(x, n, range, counts);
+  if (n >= 1000) counts[4 * range.bins - 1] ^= 1u;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the kernel tester has a row for every kernel in engine/kernels") {
+  std::vector<std::string> rows;
+  for (const kt::KernelUnderTest& k : kernels_under_test()) rows.push_back(k.name);
+  for (std::string_view name : kernel_names()) {
+    INFO("kernel " << name);
+    CHECK(std::find(rows.begin(), rows.end(), std::string(name)) != rows.end());
+  }
+}
+
+TEST_CASE("every kernel variant returns its scalar reference's bits") {
+  for (const kt::KernelUnderTest& k : kernels_under_test()) {
+    REQUIRE(k.isas.size() >= 2);  // a kernel without a variant beside its reference tests nothing
+    const kt::Result res = kt::check(k);
+    std::string variants;
+    for (const std::string& isa : k.isas) variants += (variants.empty() ? "" : ", ") + isa;
+    std::cout << "kernel tester: " << k.name << " [" << variants << "]: " << res.calls
+              << " calls, sizes 0.." << res.largest << ": " << (res.mismatch.empty() ? "all bits equal" : res.mismatch)
+              << "\n";
+    INFO(res.mismatch);
+    CHECK(res.mismatch.empty());
+    CHECK(res.calls > 100);
+  }
+}
+
+TEST_CASE("the kernel tester reports a broken variant: kernel, variant, shape, first differing element") {
+  const Variant<HistcAMinMaxFn> variants[] = {f32_histc_aminmax.reference(), {"broken", broken_histc_aminmax, 4}};
+  const Kernel<HistcAMinMaxFn> broken{"f32_histc_aminmax", variants};
+  const kt::Result res = kt::check(kt::under_test(broken, draw_histc_aminmax));
+  std::cout << "kernel tester, self-test: " << res.mismatch << "\n";
+  REQUIRE(!res.mismatch.empty());
+  CHECK(res.mismatch.rfind("f32_histc_aminmax: variant broken differs from the scalar reference on n=", 0) == 0);
+  // The shape names n and bins; the element is the last count, n is the first size from 1000 on.
+  long long n = 0, bins = 0;
+  REQUIRE(std::sscanf(res.mismatch.c_str() + res.mismatch.find("n="), "n=%lld bins=%lld", &n, &bins) == 2);
+  CHECK(n == 1000);
+  const std::string element = "counts[" + std::to_string(4 * bins - 1) + "]";
+  CHECK(res.mismatch.find("first difference " + element + " = ") != std::string::npos);
+}
