@@ -67,10 +67,12 @@ std::vector<std::string> with(std::vector<std::string> base, std::initializer_li
   return base;
 }
 
+// torchao's FakeQuantize(observer, quant_min, quant_max, is_dynamic, **observer_kwargs): its own
+// keywords; everything else goes to the wrapped observer class.
+const std::vector<std::string> kFakeQuantizeKwargs = {"observer", "quant_min", "quant_max", "is_dynamic"};
+
 std::vector<ObserverClass>& registry() {
   static std::vector<ObserverClass> classes = [] {
-    const std::vector<std::string> all = with(kUniformKwargs, {"ch_axis", "averaging_constant", "bins", "scale",
-                                                               "zero_point", "observer"});
     std::vector<ObserverClass> v = {
         {"MinMaxObserver", construct<MinMaxObserver>, kUniformKwargs},
         {"MovingAverageMinMaxObserver", construct<MovingAverageMinMaxObserver>,
@@ -82,9 +84,9 @@ std::vector<ObserverClass>& registry() {
          {"dtype", "qscheme", "quant_min", "quant_max", "eps", "is_dynamic"}},
         {"FixedQParamsObserver", construct<FixedQParamsObserver>,
          {"scale", "zero_point", "dtype", "qscheme", "quant_min", "quant_max", "is_dynamic"}},
-        // The fake-quantize classes forward unknown kwargs to their observer, which checks them.
-        {"FakeQuantize", construct<FakeQuantize>, all},
-        {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, all},
+        {"FakeQuantize", construct<FakeQuantize>, kFakeQuantizeKwargs, "MovingAverageMinMaxObserver"},
+        {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, kFakeQuantizeKwargs,
+         "MovingAverageMinMaxObserver"},
         histogram_observer_class(),
     };
     return v;
@@ -92,27 +94,34 @@ std::vector<ObserverClass>& registry() {
   return classes;
 }
 
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 }  // namespace
+
+// ---- keywords (quant/observer_kwargs.h) ----------------------------------------------------------------
 
 std::vector<std::string> ObserverArgs::set_names() const {
   std::vector<std::string> n;
-  auto add = [&](bool set, const char* name) {
-    if (set) n.emplace_back(name);
-  };
-  add(dtype.has_value(), "dtype");
-  add(qscheme.has_value(), "qscheme");
-  add(reduce_range.has_value(), "reduce_range");
-  add(quant_min.has_value(), "quant_min");
-  add(quant_max.has_value(), "quant_max");
-  add(eps.has_value(), "eps");
-  add(is_dynamic.has_value(), "is_dynamic");
-  add(ch_axis.has_value(), "ch_axis");
-  add(averaging_constant.has_value(), "averaging_constant");
-  add(bins.has_value(), "bins");
-  add(scale.has_value(), "scale");
-  add(zero_point.has_value(), "zero_point");
-  add(observer.has_value(), "observer");
+  for_each_observer_kwarg(*this, [&](const char* name, const auto& field) {
+    if (field.has_value()) n.emplace_back(name);
+  });
   return n;
+}
+
+const std::vector<ObserverKwarg>& observer_kwargs() {
+  static const std::vector<ObserverKwarg> rows = {
+#define PT_OBSERVER_KWARG_ROW(name, type, doc) {#name, #type, doc},
+      PT_OBSERVER_KWARGS(PT_OBSERVER_KWARG_ROW)
+#undef PT_OBSERVER_KWARG_ROW
+  };
+  return rows;
+}
+
+bool is_observer_kwarg(const std::string& name) {
+  const auto& rows = observer_kwargs();
+  return std::any_of(rows.begin(), rows.end(), [&](const ObserverKwarg& k) { return name == k.name; });
 }
 
 // ---- UniformQuantizationObserverBase ---------------------------------------------------------------
@@ -325,6 +334,10 @@ std::vector<NamedBuffer> FixedQParamsObserver::named_buffers() const {
 
 void register_observer(const ObserverClass& cls) {
   if (cls.name.empty() || !cls.make) throw ValueError("register_observer: a class needs a name and a factory");
+  for (const std::string& k : cls.kwargs)
+    if (!is_observer_kwarg(k))
+      throw ValueError("register_observer: " + cls.name + " lists the keyword '" + k +
+                       "', which quant/observer_kwargs.h does not declare");
   auto& r = registry();
   for (auto& existing : r)
     if (existing.name == cls.name) {
@@ -342,12 +355,19 @@ const ObserverClass& observer_class(const std::string& name) {
   throw ValueError("unknown observer class '" + name + "': expected one of " + known);
 }
 
-std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args) {
+void check_observer_kwargs(const std::string& name, const ObserverArgs& args) {
   const ObserverClass& cls = observer_class(name);
-  for (const std::string& set : args.set_names())
-    if (std::find(cls.kwargs.begin(), cls.kwargs.end(), set) == cls.kwargs.end())
-      throw TypeError(name + ".__init__() got an unexpected keyword argument '" + set + "'");
-  return cls.make(args);
+  const ObserverClass* wrapped =
+      cls.default_observer.empty() ? nullptr : &observer_class(args.observer.value_or(cls.default_observer));
+  for (const std::string& set : args.set_names()) {
+    if (contains(cls.kwargs, set) || (wrapped && contains(wrapped->kwargs, set))) continue;
+    throw unexpected_keyword_argument((wrapped ? wrapped->name : name) + ".__init__", set);
+  }
+}
+
+std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args) {
+  check_observer_kwargs(name, args);
+  return observer_class(name).make(args);
 }
 
 std::vector<std::string> observer_names() {
