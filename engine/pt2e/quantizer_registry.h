@@ -8,10 +8,10 @@
 //   namespace {
 //   [[maybe_unused]] const bool registered = [] {
 //     using Q = X86InductorQuantizer;
-//     register_quantizer({"X86InductorQuantizer", "", [] { return std::make_shared<Q>(); },
-//                         {setter("set_global", {"quantization_config"}, &Q::set_global),
-//                          setter("set_module_name_qconfig", {"module_name", "quantization_config"},
-//                                 &Q::set_module_name_qconfig)}});
+//     register_quantizer(quantizer_class_of<Q>(
+//         "X86InductorQuantizer", "",
+//         {setter("set_global", {"quantization_config"}, &Q::set_global),
+//          setter("set_module_name_qconfig", {"module_name", "quantization_config"}, &Q::set_module_name_qconfig)}));
 //     using O = X86ConfigOptions;   // a struct of bool / int64_t members with the Python defaults
 //     register_config_function(config_function<O>("get_default_x86_inductor_quantization_config", "",
 //         {option("is_qat", &O::is_qat), option("reduce_range", &O::reduce_range)},
@@ -84,6 +84,11 @@ struct QuantizerDescription {
   std::vector<QuantizerCall> calls;
 };
 
+// The entry of quantizer class Q (its factory: a default-constructed Q).
+template <class Q>
+QuantizerClass quantizer_class_of(std::string name, std::string ns, std::vector<QuantizerSetter> setters) {
+  return {std::move(name), std::move(ns), [] { return std::make_shared<Q>(); }, std::move(setters)};
+}
 void register_quantizer(QuantizerClass cls);                    // adds or replaces by id; ValueError if incomplete
 const std::vector<QuantizerClass>& quantizer_classes();          // registration order
 const QuantizerClass& quantizer_class(const std::string& id);    // TypeError for an unknown id

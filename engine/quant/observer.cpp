@@ -58,6 +58,26 @@ void check_same_channels(const Tensor& running, const Tensor& cur, const char* c
                        ") must match the number of channels of the input (" + std::to_string(cur.numel()) + ")");
 }
 
+// The per-channel classes' running statistics: the first batch's min / max are copied, a later batch's
+// are merged channel by channel, running = merge(running, batch).
+template <class MergeMin, class MergeMax>
+void update_per_channel(Tensor& min_val, Tensor& max_val, const Tensor& x, int64_t ch_axis, const char* cls,
+                        MergeMin merge_min, MergeMax merge_max) {
+  ChannelMinMax cur = channel_stats(as_float(x), ch_axis, cls);
+  if (min_val.numel() == 0) {
+    min_val = cur.min;
+    max_val = cur.max;
+    return;
+  }
+  check_same_channels(min_val, cur.min, cls);
+  float* mn = min_val.data<float>();
+  float* mx = max_val.data<float>();
+  for (int64_t i = 0; i < min_val.numel(); ++i) {
+    mn[i] = merge_min(mn[i], cur.min.data<float>()[i]);
+    mx[i] = merge_max(mx[i], cur.max.data<float>()[i]);
+  }
+}
+
 template <class T> std::unique_ptr<ObserverBase> construct(const ObserverArgs& a) { return std::make_unique<T>(a); }
 
 const std::vector<std::string> kUniformKwargs = {"dtype", "qscheme", "reduce_range", "quant_min", "quant_max",
@@ -239,19 +259,9 @@ PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverConfig& config,
 
 Tensor PerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
-  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
-  if (min_val_.numel() == 0) {
-    min_val_ = cur.min;
-    max_val_ = cur.max;
-    return x;
-  }
-  check_same_channels(min_val_, cur.min, type_name());
-  float* mn = min_val_.data<float>();
-  float* mx = max_val_.data<float>();
-  for (int64_t i = 0; i < min_val_.numel(); ++i) {
-    mn[i] = nan_min(cur.min.data<float>()[i], mn[i]);
-    mx[i] = nan_max(cur.max.data<float>()[i], mx[i]);
-  }
+  update_per_channel(
+      min_val_, max_val_, x, config_.ch_axis, type_name(), [](float run, float cur) { return nan_min(cur, run); },
+      [](float run, float cur) { return nan_max(cur, run); });
   return x;
 }
 
@@ -262,20 +272,9 @@ MovingAveragePerChannelMinMaxObserver::MovingAveragePerChannelMinMaxObserver(con
 
 Tensor MovingAveragePerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
-  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
-  if (min_val_.numel() == 0) {
-    min_val_ = cur.min;
-    max_val_ = cur.max;
-    return x;
-  }
-  check_same_channels(min_val_, cur.min, type_name());
   const float c = static_cast<float>(config_.averaging_constant);
-  float* mn = min_val_.data<float>();
-  float* mx = max_val_.data<float>();
-  for (int64_t i = 0; i < min_val_.numel(); ++i) {
-    mn[i] = moving_average(mn[i], cur.min.data<float>()[i], c);
-    mx[i] = moving_average(mx[i], cur.max.data<float>()[i], c);
-  }
+  auto average = [c](float run, float cur) { return moving_average(run, cur, c); };
+  update_per_channel(min_val_, max_val_, x, config_.ch_axis, type_name(), average, average);
   return x;
 }
 

@@ -316,34 +316,33 @@ template <class T, class F> val js_array(const std::vector<T>& items, F&& to_js)
   for (const T& item : items) arr.call<void>("push", to_js(item));
   return arr;
 }
-// { id, name, ns } of a registry entry plus its own list under `key`.
-template <class E> val registry_entry(const E& e, const char* key, const val& list) {
+// { name, <key>: value }
+val named(const std::string& name, const char* key, const val& value) {
   val o = val::object();
-  o.set("id", e.id());
-  o.set("name", e.name);
-  o.set("ns", e.ns);
-  o.set(key, list);
+  o.set("name", name);
+  o.set(key, value);
   return o;
 }
-// [{ id, name, ns, setters: [{ name, params: [names] }] }]
+// { name, ns, id } of a registry entry plus its own list under `key`.
+template <class E> val registry_entry(const E& e, const char* key, const val& list) {
+  val o = named(e.name, key, list);
+  o.set("ns", e.ns);
+  o.set("id", e.id());
+  return o;
+}
+// [{ name, ns, id, setters: [{ name, params: [names] }] }]
 val quantizer_classes() {
   return js_array(pt::quantizer_classes(), [](const pt::QuantizerClass& c) {
     return registry_entry(c, "setters", js_array(c.setters, [](const pt::QuantizerSetter& s) {
-      val o = val::object();
-      o.set("name", s.name);
-      o.set("params", js_array(s.params, [](const pt::SetterParam& p) { return val(p.name); }));
-      return o;
+      return named(s.name, "params", js_array(s.params, [](const pt::SetterParam& p) { return val(p.name); }));
     }));
   });
 }
-// [{ id, name, ns, keywords: [{ name, default }] }]
+// [{ name, ns, id, keywords: [{ name, default }] }]
 val config_functions() {
   return js_array(pt::config_functions(), [](const pt::ConfigFunction& f) {
     return registry_entry(f, "keywords", js_array(f.keywords, [](const pt::ConfigKeyword& k) {
-      val o = val::object();
-      o.set("name", k.name);
-      o.set("default", std::visit([](auto d) { return ptjs::kwarg_to_js(d); }, k.default_value));
-      return o;
+      return named(k.name, "default", std::visit([](auto d) { return ptjs::kwarg_to_js(d); }, k.default_value));
     }));
   });
 }

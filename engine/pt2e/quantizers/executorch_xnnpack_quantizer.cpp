@@ -525,13 +525,10 @@ void XNNPACKQuantizer::annotate(GraphModule& gm) {
 // ---- registration (pt2e/quantizer_registry.h): pt.executorch.XNNPACKQuantizer and
 // pt.executorch.get_symmetric_quantization_config (ExecuTorch exports the torchao copy's config function) ----
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  register_quantizer({"XNNPACKQuantizer", "executorch", [] { return std::make_shared<XNNPACKQuantizer>(); },
-                      xnnpack_style_setters<XNNPACKQuantizer>()});
+[[maybe_unused]] static const bool registered = [] {
+  register_quantizer(quantizer_class_of<XNNPACKQuantizer>("XNNPACKQuantizer", "executorch", xnnpack_style_setters<XNNPACKQuantizer>()));
   register_config_function(symmetric_quantization_config_function("executorch"));
   return true;
 }();
-}  // namespace
 
 }  // namespace pt::executorch

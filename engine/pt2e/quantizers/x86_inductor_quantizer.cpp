@@ -604,12 +604,12 @@ struct X86ConfigOptions {
 
 [[maybe_unused]] const bool registered = [] {
   using Q = X86InductorQuantizer;
-  register_quantizer(
-      {"X86InductorQuantizer", "", [] { return std::make_shared<Q>(); },
-       {setter("set_global", {"quantization_config"}, &Q::set_global),
-        setter("set_module_name_qconfig", {"module_name", "quantization_config"}, &Q::set_module_name_qconfig),
-        setter("set_module_type_qconfig", {"module_type", "quantization_config"}, &Q::set_module_type_qconfig),
-        setter("set_function_type_qconfig", {"function_type", "quantization_config"}, &Q::set_function_type_qconfig)}});
+  register_quantizer(quantizer_class_of<Q>(
+      "X86InductorQuantizer", "",
+      {setter("set_global", {"quantization_config"}, &Q::set_global),
+       setter("set_module_name_qconfig", {"module_name", "quantization_config"}, &Q::set_module_name_qconfig),
+       setter("set_module_type_qconfig", {"module_type", "quantization_config"}, &Q::set_module_type_qconfig),
+       setter("set_function_type_qconfig", {"function_type", "quantization_config"}, &Q::set_function_type_qconfig)}));
   using O = X86ConfigOptions;
   register_config_function(config_function<O>(
       "get_default_x86_inductor_quantization_config", "",

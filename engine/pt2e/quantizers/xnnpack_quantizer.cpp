@@ -394,13 +394,10 @@ ConfigFunction symmetric_quantization_config_function(const std::string& ns) {
                             get_symmetric_quantization_config);
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  register_quantizer({"XNNPACKQuantizer", "", [] { return std::make_shared<XNNPACKQuantizer>(); },
-                      xnnpack_style_setters<XNNPACKQuantizer>()});
+[[maybe_unused]] static const bool registered = [] {
+  register_quantizer(quantizer_class_of<XNNPACKQuantizer>("XNNPACKQuantizer", "", xnnpack_style_setters<XNNPACKQuantizer>()));
   register_config_function(symmetric_quantization_config_function(""));
   return true;
 }();
-}  // namespace
 
 }  // namespace pt
