@@ -96,8 +96,8 @@ std::shared_ptr<Quantizer> make_quantizer(const QuantizerDescription& descriptio
 
 // Adapts a setter method to a QuantizerSetter. The method takes a config as `const QuantizationConfig&`
 // or `std::optional<QuantizationConfig>` (by value or const&), after any string keys. A None config for
-// a method that takes no optional is not applied (the torchao copy's set_global(None) leaves the
-// quantizer as it was).
+// a method that takes no optional is not applied: such a method has no None to store (the torchao
+// copy's set_global, set_operator_type, set_module_type).
 template <class Q, class R, class C>
 QuantizerSetter setter(std::string name, std::vector<std::string> param_names, R& (Q::*method)(C));
 template <class Q, class R, class C>

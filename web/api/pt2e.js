@@ -9,6 +9,9 @@
 //       gm.annotate(n, new pt.QuantizationAnnotation({ output_qspec: act, _annotated: true })); }
 //     validate(gm) {}
 //   }
+// The backend quantizers (pt.XNNPACKQuantizer, pt.executorch.XNNPACKQuantizer, pt.X86InductorQuantizer, ...)
+// and the config functions are made at load from the engine's registry (engine/pt2e/quantizer_registry.h):
+// a quantizer added there appears here with its setters, with no edit in this file.
 // Specs are plain tagged objects; nodes are named by node objects or names; edges are [producer, consumer].
 export function installPt2e(pt, M, tools) {
   const { call } = tools;
