@@ -41,4 +41,10 @@ struct NotImplementedError : Error {
 };
 struct IndexError : Error { explicit IndexError(const std::string& m) : Error(ErrorKind::IndexError, m) {} };
 
+// Python's error for a keyword a callable has no parameter for; `callable` as Python names it
+// ("MinMaxObserver.__init__", "get_symmetric_quantization_config").
+inline TypeError unexpected_keyword_argument(const std::string& callable, const std::string& key) {
+  return TypeError(callable + "() got an unexpected keyword argument '" + key + "'");
+}
+
 }  // namespace pt

@@ -6,7 +6,7 @@
 
 namespace pt {
 
-// ---- edges and constructors --------------------------------------------------------------------
+// ---- edges --------------------------------------------------------------------------------------
 
 std::string EdgeOrNode::str() const {
   const std::string a = node ? node->name : "None";
@@ -17,18 +17,6 @@ bool EdgeOrNode::operator<(const EdgeOrNode& o) const {
   const std::less<const Node*> lt;
   if (node != o.node) return lt(node, o.node);
   return lt(user, o.user);
-}
-
-static bool same_kwargs(const ObserverArgs& a, const ObserverArgs& b) {
-  return a.dtype == b.dtype && a.qscheme == b.qscheme && a.reduce_range == b.reduce_range &&
-         a.quant_min == b.quant_min && a.quant_max == b.quant_max && a.eps == b.eps &&
-         a.is_dynamic == b.is_dynamic && a.ch_axis == b.ch_axis &&
-         a.averaging_constant == b.averaging_constant && a.bins == b.bins && a.scale == b.scale &&
-         a.zero_point == b.zero_point && a.observer == b.observer;
-}
-
-bool operator==(const ObserverOrFakeQuantizeConstructor& a, const ObserverOrFakeQuantizeConstructor& b) {
-  return a.name == b.name && same_kwargs(a.kwargs, b.kwargs);
 }
 
 // ---- specs --------------------------------------------------------------------------------------

@@ -56,8 +56,8 @@ struct EdgeOrNode {
 struct ObserverOrFakeQuantizeConstructor {
   std::string name;     // "HistogramObserver", "FusedMovingAvgObsFakeQuantize", ...
   ObserverArgs kwargs;  // with_args keywords
+  bool operator==(const ObserverOrFakeQuantizeConstructor& o) const = default;
 };
-bool operator==(const ObserverOrFakeQuantizeConstructor& a, const ObserverOrFakeQuantizeConstructor& b);
 
 struct QuantizationSpec {
   DType dtype = DType::Int8;

@@ -58,6 +58,26 @@ void check_same_channels(const Tensor& running, const Tensor& cur, const char* c
                        ") must match the number of channels of the input (" + std::to_string(cur.numel()) + ")");
 }
 
+// The per-channel classes' running statistics: the first batch's min / max are copied, a later batch's
+// are merged channel by channel, running = merge(running, batch).
+template <class MergeMin, class MergeMax>
+void update_per_channel(Tensor& min_val, Tensor& max_val, const Tensor& x, int64_t ch_axis, const char* cls,
+                        MergeMin merge_min, MergeMax merge_max) {
+  ChannelMinMax cur = channel_stats(as_float(x), ch_axis, cls);
+  if (min_val.numel() == 0) {
+    min_val = cur.min;
+    max_val = cur.max;
+    return;
+  }
+  check_same_channels(min_val, cur.min, cls);
+  float* mn = min_val.data<float>();
+  float* mx = max_val.data<float>();
+  for (int64_t i = 0; i < min_val.numel(); ++i) {
+    mn[i] = merge_min(mn[i], cur.min.data<float>()[i]);
+    mx[i] = merge_max(mx[i], cur.max.data<float>()[i]);
+  }
+}
+
 template <class T> std::unique_ptr<ObserverBase> construct(const ObserverArgs& a) { return std::make_unique<T>(a); }
 
 const std::vector<std::string> kUniformKwargs = {"dtype", "qscheme", "reduce_range", "quant_min", "quant_max",
@@ -67,10 +87,12 @@ std::vector<std::string> with(std::vector<std::string> base, std::initializer_li
   return base;
 }
 
+// torchao's FakeQuantize(observer, quant_min, quant_max, is_dynamic, **observer_kwargs): its own
+// keywords; everything else goes to the wrapped observer class.
+const std::vector<std::string> kFakeQuantizeKwargs = {"observer", "quant_min", "quant_max", "is_dynamic"};
+
 std::vector<ObserverClass>& registry() {
   static std::vector<ObserverClass> classes = [] {
-    const std::vector<std::string> all = with(kUniformKwargs, {"ch_axis", "averaging_constant", "bins", "scale",
-                                                               "zero_point", "observer"});
     std::vector<ObserverClass> v = {
         {"MinMaxObserver", construct<MinMaxObserver>, kUniformKwargs},
         {"MovingAverageMinMaxObserver", construct<MovingAverageMinMaxObserver>,
@@ -82,9 +104,9 @@ std::vector<ObserverClass>& registry() {
          {"dtype", "qscheme", "quant_min", "quant_max", "eps", "is_dynamic"}},
         {"FixedQParamsObserver", construct<FixedQParamsObserver>,
          {"scale", "zero_point", "dtype", "qscheme", "quant_min", "quant_max", "is_dynamic"}},
-        // The fake-quantize classes forward unknown kwargs to their observer, which checks them.
-        {"FakeQuantize", construct<FakeQuantize>, all},
-        {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, all},
+        {"FakeQuantize", construct<FakeQuantize>, kFakeQuantizeKwargs, "MovingAverageMinMaxObserver"},
+        {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, kFakeQuantizeKwargs,
+         "MovingAverageMinMaxObserver"},
         histogram_observer_class(),
     };
     return v;
@@ -92,27 +114,34 @@ std::vector<ObserverClass>& registry() {
   return classes;
 }
 
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 }  // namespace
+
+// ---- keywords (quant/observer_kwargs.h) ----------------------------------------------------------------
 
 std::vector<std::string> ObserverArgs::set_names() const {
   std::vector<std::string> n;
-  auto add = [&](bool set, const char* name) {
-    if (set) n.emplace_back(name);
-  };
-  add(dtype.has_value(), "dtype");
-  add(qscheme.has_value(), "qscheme");
-  add(reduce_range.has_value(), "reduce_range");
-  add(quant_min.has_value(), "quant_min");
-  add(quant_max.has_value(), "quant_max");
-  add(eps.has_value(), "eps");
-  add(is_dynamic.has_value(), "is_dynamic");
-  add(ch_axis.has_value(), "ch_axis");
-  add(averaging_constant.has_value(), "averaging_constant");
-  add(bins.has_value(), "bins");
-  add(scale.has_value(), "scale");
-  add(zero_point.has_value(), "zero_point");
-  add(observer.has_value(), "observer");
+  for_each_observer_kwarg(*this, [&](const char* name, const auto& field) {
+    if (field.has_value()) n.emplace_back(name);
+  });
   return n;
+}
+
+const std::vector<ObserverKwarg>& observer_kwargs() {
+  static const std::vector<ObserverKwarg> rows = {
+#define PT_OBSERVER_KWARG_ROW(name, type, doc) {#name, #type, doc},
+      PT_OBSERVER_KWARGS(PT_OBSERVER_KWARG_ROW)
+#undef PT_OBSERVER_KWARG_ROW
+  };
+  return rows;
+}
+
+bool is_observer_kwarg(const std::string& name) {
+  const auto& rows = observer_kwargs();
+  return std::any_of(rows.begin(), rows.end(), [&](const ObserverKwarg& k) { return name == k.name; });
 }
 
 // ---- UniformQuantizationObserverBase ---------------------------------------------------------------
@@ -230,19 +259,9 @@ PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverConfig& config,
 
 Tensor PerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
-  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
-  if (min_val_.numel() == 0) {
-    min_val_ = cur.min;
-    max_val_ = cur.max;
-    return x;
-  }
-  check_same_channels(min_val_, cur.min, type_name());
-  float* mn = min_val_.data<float>();
-  float* mx = max_val_.data<float>();
-  for (int64_t i = 0; i < min_val_.numel(); ++i) {
-    mn[i] = nan_min(cur.min.data<float>()[i], mn[i]);
-    mx[i] = nan_max(cur.max.data<float>()[i], mx[i]);
-  }
+  update_per_channel(
+      min_val_, max_val_, x, config_.ch_axis, type_name(), [](float run, float cur) { return nan_min(cur, run); },
+      [](float run, float cur) { return nan_max(cur, run); });
   return x;
 }
 
@@ -253,20 +272,9 @@ MovingAveragePerChannelMinMaxObserver::MovingAveragePerChannelMinMaxObserver(con
 
 Tensor MovingAveragePerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
-  ChannelMinMax cur = channel_stats(as_float(x), config_.ch_axis, type_name());
-  if (min_val_.numel() == 0) {
-    min_val_ = cur.min;
-    max_val_ = cur.max;
-    return x;
-  }
-  check_same_channels(min_val_, cur.min, type_name());
   const float c = static_cast<float>(config_.averaging_constant);
-  float* mn = min_val_.data<float>();
-  float* mx = max_val_.data<float>();
-  for (int64_t i = 0; i < min_val_.numel(); ++i) {
-    mn[i] = moving_average(mn[i], cur.min.data<float>()[i], c);
-    mx[i] = moving_average(mx[i], cur.max.data<float>()[i], c);
-  }
+  auto average = [c](float run, float cur) { return moving_average(run, cur, c); };
+  update_per_channel(min_val_, max_val_, x, config_.ch_axis, type_name(), average, average);
   return x;
 }
 
@@ -325,6 +333,10 @@ std::vector<NamedBuffer> FixedQParamsObserver::named_buffers() const {
 
 void register_observer(const ObserverClass& cls) {
   if (cls.name.empty() || !cls.make) throw ValueError("register_observer: a class needs a name and a factory");
+  for (const std::string& k : cls.kwargs)
+    if (!is_observer_kwarg(k))
+      throw ValueError("register_observer: " + cls.name + " lists the keyword '" + k +
+                       "', which quant/observer_kwargs.h does not declare");
   auto& r = registry();
   for (auto& existing : r)
     if (existing.name == cls.name) {
@@ -342,12 +354,19 @@ const ObserverClass& observer_class(const std::string& name) {
   throw ValueError("unknown observer class '" + name + "': expected one of " + known);
 }
 
-std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args) {
+void check_observer_kwargs(const std::string& name, const ObserverArgs& args) {
   const ObserverClass& cls = observer_class(name);
-  for (const std::string& set : args.set_names())
-    if (std::find(cls.kwargs.begin(), cls.kwargs.end(), set) == cls.kwargs.end())
-      throw TypeError(name + ".__init__() got an unexpected keyword argument '" + set + "'");
-  return cls.make(args);
+  const ObserverClass* wrapped =
+      cls.default_observer.empty() ? nullptr : &observer_class(args.observer.value_or(cls.default_observer));
+  for (const std::string& set : args.set_names()) {
+    if (contains(cls.kwargs, set) || (wrapped && contains(wrapped->kwargs, set))) continue;
+    throw unexpected_keyword_argument((wrapped ? wrapped->name : name) + ".__init__", set);
+  }
+}
+
+std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args) {
+  check_observer_kwargs(name, args);
+  return observer_class(name).make(args);
 }
 
 std::vector<std::string> observer_names() {

@@ -14,11 +14,13 @@
 // how prepare_pt2e builds an observer from a QuantizationSpec: the spec fills dtype, quant_min,
 // quant_max, qscheme, ch_axis, is_dynamic into the args of the spec's observer constructor (class
 // name + its own kwargs such as eps), and make_observer checks that the class accepts every kwarg
-// that is set (TypeError otherwise, as Python's "unexpected keyword argument").
+// that is set (TypeError otherwise, as Python's "unexpected keyword argument"). The keywords
+// themselves (ObserverArgs) are declared once in quant/observer_kwargs.h.
 //
-// Registry: register_observer adds a class at run time. HistogramObserver lives in
-// histogram_observer.{h,cpp}; that header declares `ObserverClass histogram_observer_class();`,
-// which the built-in table calls, so a static-library link always keeps it.
+// Registry: register_observer adds a class at run time (a new class's .cpp can register itself from a
+// static initializer: the engine's libraries are linked whole, see CMakeLists.txt). HistogramObserver
+// lives in histogram_observer.{h,cpp}; its entry, `ObserverClass histogram_observer_class();`, is part
+// of the built-in table so that the classes keep torchao's listing order.
 //
 // Errors follow PyTorch: an unsupported qscheme for the class is NotImplementedError, a bad range
 // or a bad dtype is ValueError, a ch_axis outside the input's dims is IndexError. Input data: empty
@@ -32,29 +34,10 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "quant/observer_kwargs.h"
 #include "quant/qparams.h"
 
 namespace pt {
-
-// Constructor keyword arguments of every observer / fake-quantize class (torchao names). A class
-// reads the ones it knows; make_observer rejects set fields the class does not accept.
-struct ObserverArgs {
-  std::optional<DType> dtype;               // default quint8 (DType::UInt8); PlaceholderObserver float32
-  std::optional<QScheme> qscheme;           // default per_tensor_affine / per_channel_affine
-  std::optional<bool> reduce_range;         // default false
-  std::optional<int64_t> quant_min;         // both set = customized range
-  std::optional<int64_t> quant_max;
-  std::optional<float> eps;                 // default kFloat32Eps; XNNPACK configs use 2^-12
-  std::optional<bool> is_dynamic;           // default false
-  std::optional<int64_t> ch_axis;           // per-channel classes, default 0
-  std::optional<double> averaging_constant; // moving-average classes, default 0.01
-  std::optional<int64_t> bins;              // HistogramObserver, default 2048
-  std::optional<double> scale;              // FixedQParamsObserver (required)
-  std::optional<int64_t> zero_point;        // FixedQParamsObserver (required)
-  std::optional<std::string> observer;      // FakeQuantize: wrapped class, default MovingAverageMinMaxObserver
-
-  std::vector<std::string> set_names() const;  // names of the fields that are set, in declaration order
-};
 
 // The resolved configuration an observer runs with (torchao attribute names).
 struct ObserverConfig {
@@ -197,11 +180,21 @@ using ObserverFactory = std::unique_ptr<ObserverBase> (*)(const ObserverArgs&);
 struct ObserverClass {
   std::string name;                 // "MinMaxObserver"
   ObserverFactory make;
-  std::vector<std::string> kwargs;  // the ObserverArgs fields this class accepts (ObserverArgs::set_names)
+  std::vector<std::string> kwargs;  // the keywords this class accepts (names from quant/observer_kwargs.h)
+  // A fake-quantize class wraps an observer: the class it wraps by default. Every keyword the wrapped
+  // class (args.observer, else this) accepts is accepted too and forwarded to it, as torchao's
+  // FakeQuantize(observer=..., **observer_kwargs). Empty for an observer.
+  std::string default_observer = {};
 };
 
-void register_observer(const ObserverClass& cls);  // adds or replaces by name
+// Adds or replaces a class by name. ValueError for a class without a name or factory, or one that lists
+// a keyword quant/observer_kwargs.h does not declare.
+void register_observer(const ObserverClass& cls);
 std::unique_ptr<ObserverBase> make_observer(const std::string& name, const ObserverArgs& args = {});
+// The check make_observer runs first (and Observer.with_args, see web/api/quant.js): every set keyword
+// is one the class accepts, else TypeError "<Class>.__init__() got an unexpected keyword argument '<key>'"
+// naming the class that refuses it (for a fake-quantize class: its wrapped observer).
+void check_observer_kwargs(const std::string& name, const ObserverArgs& args);
 const ObserverClass& observer_class(const std::string& name);  // ValueError for an unknown name
 std::vector<std::string> observer_names();                     // registration order
 

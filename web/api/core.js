@@ -1,9 +1,9 @@
 // core.js — pt.Tensor and the torch-exact generator: manual_seed, randn, rand, tensor.
 //   pt.manual_seed(0); const x = pt.randn([20000]); x.shape; x.dtype; x.data() // Float32Array copy
-import { check, RuntimeError } from './engine.js';
+import { RuntimeError } from './engine.js';
 
 export function installCore(pt, M, tools) {
-  const { call, own, release } = tools;
+  const { call, own, release, check } = tools;
 
   class Tensor {
     #handle;

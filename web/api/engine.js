@@ -1,7 +1,8 @@
-// engine.js — loads the wasm module and gives every API file the same three tools:
+// engine.js — loads the wasm module and gives every API file the same tools (makeTools):
 //   call(fn, ...args)  run a raw Embind function and turn a recorded C++ error into a typed JS Error
-//   wrap(handle)       hand an Embind object to JS with scope tracking and a GC safety net
-//   check.*            argument validation that names the argument, as PyTorch's messages do
+//   own / release      hand an Embind object to JS with scope tracking and a GC safety net
+//   check.*            argument validation that names the argument, as PyTorch's messages do; a dtype
+//                      name is checked by the engine (one list of names and aliases, engine/core/tensor.h)
 // The raw module (dist/pt2e_engine.mjs) is built by scripts/build.sh; Node needs a small harness
 // (Debian's emscripten 3.1.6 emits ES6 code that expects require/__dirname and fetch of a file URL).
 
@@ -101,7 +102,10 @@ export function makeTools(M) {
     registry?.unregister(obj);
     if (!handle.isDeleted()) handle.delete();
   }
-  return { call, own, release, raise };
+  // check.dtype(fn, v, arg = 'dtype'): the canonical name of a dtype ('torch.qint8' -> 'int8'), or the
+  // engine's TypeError naming fn and arg.
+  const checks = { ...check, dtype: (fnName, v, argName = 'dtype') => call(M.canonical_dtype, fnName, argName, v) };
+  return { call, own, release, raise, check: checks };
 }
 
 // pt.scope(fn): every engine object created inside fn is freed when fn returns, except the
@@ -154,15 +158,5 @@ export const check = {
   number(fnName, v, argName) {
     if (typeof v !== 'number') throw new TypeError_(`${fnName}(): argument '${argName}' must be a number, got ${typeName(v)}`);
     return v;
-  },
-  dtype(fnName, v, argName = 'dtype') {
-    const ok = ['float32', 'int8', 'uint8', 'int16', 'int32'];
-    const name = typeof v === 'string' ? v.replace(/^torch\./, '') : v;
-    const alias = { qint8: 'int8', quint8: 'uint8', qint32: 'int32', float: 'float32' };
-    const d = alias[name] ?? name;
-    if (!ok.includes(d)) {
-      throw new TypeError_(`${fnName}(): argument '${argName}' must be one of ${ok.join(', ')}, got ${JSON.stringify(v)}`);
-    }
-    return d;
   },
 };

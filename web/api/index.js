@@ -6,7 +6,7 @@
 //   const pt = await loadEngine();
 //   pt.manual_seed(0);
 //   console.log(pt.randn([20000]).data().slice(0, 3));   // = torch.randn(20000)[:3]
-import { loadModule, makeTools, scope, errors, check } from './engine.js';
+import { loadModule, makeTools, scope, errors } from './engine.js';
 import { installCore } from './core.js';
 import { installQuant } from './quant.js';
 import { installGraph } from './graph.js';
@@ -21,7 +21,7 @@ export function loadEngine() {
   enginePromise ??= (async () => {
     const M = await loadModule();
     const tools = makeTools(M);
-    const pt = { errors, scope, check, ...errors, module: M };
+    const pt = { errors, scope, check: tools.check, ...errors, module: M };
     for (const install of installers) install(pt, M, tools);
     return pt;
   })();

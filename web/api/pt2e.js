@@ -9,6 +9,9 @@
 //       gm.annotate(n, new pt.QuantizationAnnotation({ output_qspec: act, _annotated: true })); }
 //     validate(gm) {}
 //   }
+// The backend quantizers (pt.XNNPACKQuantizer, pt.executorch.XNNPACKQuantizer, pt.X86InductorQuantizer, ...)
+// and the config functions are made at load from the engine's registry (engine/pt2e/quantizer_registry.h):
+// a quantizer added there appears here with its setters, with no edit in this file.
 // Specs are plain tagged objects; nodes are named by node objects or names; edges are [producer, consumer].
 export function installPt2e(pt, M, tools) {
   const { call } = tools;
@@ -30,12 +33,13 @@ export function installPt2e(pt, M, tools) {
   const nodeName = (n) => (typeof n === 'string' ? n : n?.name);
   const edgeOrNode = (e) => (Array.isArray(e) ? e.map(nodeName) : nodeName(e));
 
+  // Spec objects are built eagerly, as torchao's dataclasses. The engine reads each one as annotate and
+  // prepare will (types, dtype names, and QuantizationSpec's __post_init__ range and ch_axis checks), so
+  // an error is raised here, typed, and JS keeps no value checks or dtype list of its own.
+  const checked = (spec) => { spec.dtype = call(M.check_spec, spec); return spec; };
   class QuantizationSpec {
     constructor({ dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
-      if (!observer_or_fake_quant_ctr?.name) throw new E.TypeError('QuantizationSpec(): observer_or_fake_quant_ctr must be an observer class or Class.with_args({...})');
-      Object.assign(this, { kind: 'QuantizationSpec', dtype: pt.check.dtype('QuantizationSpec', dtype), observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic });
-      if (quant_min !== null && quant_max !== null && quant_min > quant_max) throw new E.ValueError(`QuantizationSpec(): quant_min ${quant_min} must be <= quant_max ${quant_max}`);
-      if (ch_axis !== null && ch_axis < 0) throw new E.ValueError('QuantizationSpec(): ch_axis must be >= 0');
+      checked(Object.assign(this, { kind: 'QuantizationSpec', dtype, observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
   class SharedQuantizationSpec {
@@ -43,14 +47,13 @@ export function installPt2e(pt, M, tools) {
   }
   class FixedQParamsQuantizationSpec {
     constructor({ dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = {}) {
-      Object.assign(this, { kind: 'FixedQParamsQuantizationSpec', dtype: pt.check.dtype('FixedQParamsQuantizationSpec', dtype), scale, zero_point, quant_min, quant_max, qscheme, is_dynamic });
+      checked(Object.assign(this, { kind: 'FixedQParamsQuantizationSpec', dtype, scale, zero_point, quant_min, quant_max, qscheme, is_dynamic }));
     }
   }
   class DerivedQuantizationSpec {
     // derive_qparams_fn(observers) gets [{type, scale, zero_point}] and returns {scale: [...], zero_point: [...]}.
     constructor({ derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
-      if (typeof derive_qparams_fn !== 'function') throw new E.TypeError('DerivedQuantizationSpec(): derive_qparams_fn must be a function');
-      Object.assign(this, { kind: 'DerivedQuantizationSpec', derived_from: derived_from.map(edgeOrNode), derive_qparams_fn, dtype: pt.check.dtype('DerivedQuantizationSpec', dtype), quant_min, quant_max, qscheme, ch_axis, is_dynamic });
+      checked(Object.assign(this, { kind: 'DerivedQuantizationSpec', derived_from: Array.isArray(derived_from) ? derived_from.map(edgeOrNode) : derived_from, derive_qparams_fn, dtype, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
   class QuantizationAnnotation {
@@ -75,10 +78,6 @@ export function installPt2e(pt, M, tools) {
   pt.GraphModule.prototype.observer = function observer(node) { return pt.wrapObserver(call(M.observer_of, this.handle, nodeName(node))); };
   pt.GraphModule.prototype.annotation = function annotation(node) { return call(M.get_node_annotation, this.handle, nodeName(node)); };
 
-  pt.get_symmetric_quantization_config = (opts = {}) => call(M.get_symmetric_quantization_config, opts);
-  pt.get_default_x86_inductor_quantization_config = ({ is_qat = false, is_dynamic = false, reduce_range = false } = {}) =>
-    call(M.get_default_x86_inductor_quantization_config, !!is_qat, !!is_dynamic, !!reduce_range);
-
   // Quantizers: JS objects that hold their settings and describe themselves to the engine.
   class Quantizer {
     describe() {
@@ -91,36 +90,25 @@ export function installPt2e(pt, M, tools) {
       };
     }
   }
+  // A backend quantizer of the engine's registry (engine/pt2e/quantizer_registry.h): its setters record
+  // their calls, which the engine replays on a new instance for each prepare / annotate.
   class BackendQuantizer extends Quantizer {
-    constructor(type) {
-      super();
-      this.type = type;
-      this.global_config = null;
-      this.operator_type_config = [];
-      this.module_type_config = [];
-      this.module_name_config = [];
-    }
-    set_global(config) { this.global_config = config; return this; }
-    set_operator_type(op, config) { this.operator_type_config.push([op, config]); return this; }
-    set_module_type(type, config) { this.module_type_config.push([type, config]); return this; }
-    set_module_name(name, config) { this.module_name_config.push([name, config]); return this; }
-    describe() {
-      return { type: this.type, name: this.constructor.name, global: this.global_config, operator_type: this.operator_type_config,
-        module_type: this.module_type_config, module_name: this.module_name_config };
-    }
+    constructor() { super(); this.calls = []; }
+    describe() { return { type: this.constructor.id, name: this.constructor.name, calls: this.calls }; }
     annotate(gm) { call(M.annotate, pt.gmArg('annotate', gm), this.describe()); return gm; }
   }
-  class XNNPACKQuantizer extends BackendQuantizer { constructor() { super('XNNPACKQuantizer'); } }
-  class ExecuTorchXNNPACKQuantizer extends BackendQuantizer {
-    constructor() { super('executorch.XNNPACKQuantizer'); }
-    static get name() { return 'XNNPACKQuantizer'; }
+  const place = (ns, name, value) => { (ns ? (pt[ns] ??= {}) : pt)[name] = value; };
+  for (const { id, name, ns, setters } of M.quantizer_classes()) {
+    const cls = { [name]: class extends BackendQuantizer {} }[name];
+    cls.id = id;
+    for (const s of setters) {
+      cls.prototype[s.name] = { [s.name](...args) { this.calls.push([s.name, args]); return this; } }[s.name];
+    }
+    place(ns, name, cls);
   }
-  class X86InductorQuantizer extends BackendQuantizer {
-    constructor() { super('X86InductorQuantizer'); this.function_type_config = []; }
-    set_module_name_qconfig(name, config) { return this.set_module_name(name, config); }
-    set_module_type_qconfig(type, config) { return this.set_module_type(type, config); }
-    set_function_type_qconfig(fn, config) { this.function_type_config.push([fn, config]); return this; }
-    describe() { return { ...super.describe(), function_type: this.function_type_config }; }
+  // The config functions (get_symmetric_quantization_config, ...) with their keyword options.
+  for (const { id, name, ns } of M.config_functions()) {
+    place(ns, name, { [name]: (kwargs = {}) => call(M.quantization_config, id, kwargs) }[name]);
   }
   class ComposableQuantizer extends Quantizer {
     constructor(quantizers) {
@@ -133,8 +121,7 @@ export function installPt2e(pt, M, tools) {
     describe() { return { type: 'ComposableQuantizer', name: 'ComposableQuantizer', quantizers: this.quantizers.map((q) => q.describe()) }; }
     annotate(gm) { call(M.annotate, pt.gmArg('annotate', gm), this.describe()); return gm; }
   }
-  Object.assign(pt, { Quantizer, XNNPACKQuantizer, X86InductorQuantizer, ComposableQuantizer });
-  pt.executorch = { XNNPACKQuantizer: ExecuTorchXNNPACKQuantizer, get_symmetric_quantization_config: pt.get_symmetric_quantization_config };
+  Object.assign(pt, { Quantizer, ComposableQuantizer });
 
   const quantizerArg = (fn, q) => {
     if (!(q instanceof Quantizer)) throw new E.TypeError(`${fn}(): argument 'quantizer' must be a pt.Quantizer`);

@@ -5,11 +5,10 @@
 //   o.min_val.item(); o.named_buffers(); fq.disable_observer();
 //   pt.quantize_per_tensor(x, scale, zero_point, quant_min, quant_max, dtype); pt.sqnr(a, b); pt.student_t(df, shape)
 // Every class is one engine handle built by class name (engine/quant/observer.h make_observer);
-// keyword arguments are checked in C++ (an unknown one is a TypeError, as in Python).
-import { check } from './engine.js';
-
+// keyword arguments are read and checked in C++, by the same reader for a constructor and for
+// Class.with_args (web/bindings/kwargs.h; an unknown one is a TypeError, as in Python).
 export function installQuant(pt, M, tools) {
-  const { call, own, release } = tools;
+  const { call, own, release, check } = tools;
   const T = (h) => pt.Tensor.fromHandle(h);
   const H = (fn, t, arg = 'input') => {
     if (!(t instanceof pt.Tensor)) throw new pt.errors.TypeError(`${fn}(): argument '${arg}' must be a Tensor, got ${typeof t}`);
@@ -24,9 +23,6 @@ export function installQuant(pt, M, tools) {
       if (kwargs === adopt) {
         this.#handle = adopting;  // pt.wrapObserver: an engine-made instance (e.g. inside a prepared graph)
       } else {
-        if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) {
-          throw new pt.errors.TypeError(`${this.constructor.name}(): keyword arguments must be a plain object`);
-        }
         this.#handle = call(M.make_observer, this.constructor.className, kwargs);
       }
       own(this, this.#handle);
@@ -68,14 +64,22 @@ export function installQuant(pt, M, tools) {
     disable_fake_quant() { this.enable_fake_quant(false); }
   }
 
-  // One JS class per engine class, named as torchao names it.
-  const names = M.observer_names();
-  pt.observer_classes = names;
-  for (const name of names) {
-    const Base = /FakeQuant/.test(name) ? FakeQuantizeBase : ObserverBase;
+  // One JS class per class of the engine's registry, named as torchao names it. with_args is torchao's
+  // Observer.with_args: a constructor with bound kwargs ({ name, kwargs }, what a QuantizationSpec's
+  // observer_or_fake_quant_ctr holds). Python's functools.partial accepts any keyword and fails when
+  // prepare_pt2e calls it; here the engine reads and checks the kwargs at once, with the constructor's
+  // reader, so a typo is the constructor's TypeError, raised on the line that has it.
+  const classes = M.observer_classes();
+  pt.observer_classes = classes.map((c) => c.name);
+  pt.observer_kwargs = M.observer_kwargs();  // the keyword table: [{ name, type, doc }]
+  for (const { name, default_observer } of classes) {
+    const Base = default_observer ? FakeQuantizeBase : ObserverBase;
     const cls = { [name]: class extends Base {} }[name];
     cls.className = name;
-    cls.with_args = (kwargs = {}) => ({ name, kwargs });  // torchao's Observer.with_args: a constructor with bound kwargs
+    cls.with_args = (kwargs = {}) => {
+      call(M.check_observer_kwargs, name, kwargs);
+      return { name, kwargs: { ...kwargs } };
+    };
     pt[name] = cls;
   }
   pt.ObserverBase = ObserverBase;

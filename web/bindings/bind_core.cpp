@@ -77,6 +77,20 @@ Tensor make_tensor(const val& values, const val& shape, const std::string& dtype
   return ptjs::guarded([&] { return ptjs::tensor_from_js(values, ptjs::shape_from_js(shape), pt::dtype_from_name(dtype)); });
 }
 
+// The canonical name of a dtype name or alias (pt::dtype_from_name holds the one list), for every JS
+// function that takes a dtype (web/api/engine.js check.dtype); the TypeError names the function and argument.
+std::string canonical_dtype(const std::string& fn, const std::string& arg, const val& v) {
+  return ptjs::guarded([&] {
+    const std::string prefix = fn + "(): argument '" + arg + "'";
+    if (!v.isString()) throw pt::TypeError(prefix + " must be a dtype name, got " + v.typeOf().as<std::string>());
+    try {
+      return std::string(pt::dtype_name(pt::dtype_from_name(v.as<std::string>())));
+    } catch (const pt::TypeError& e) {
+      throw pt::TypeError(prefix + ": " + e.what());
+    }
+  });
+}
+
 val tensor_shape(const Tensor& t) { return ptjs::shape_to_js(t.shape()); }
 std::string tensor_dtype(const Tensor& t) { return pt::dtype_name(t.dtype()); }
 val tensor_data(const Tensor& t) { return ptjs::guarded([&] { return ptjs::tensor_data_to_js(t); }); }
@@ -96,4 +110,5 @@ EMSCRIPTEN_BINDINGS(pt_core) {
   function("randn", &js_randn);
   function("rand", &js_rand);
   function("tensor", &make_tensor);
+  function("canonical_dtype", &canonical_dtype);
 }

@@ -31,19 +31,44 @@
 using emscripten::val;
 using ptjs::GraphModuleHandle;
 
-namespace {
+// bind_pt2e.cpp — Embind for engine/pt2e: configs, quantizers, annotations written from JS,
+// prepare_pt2e / prepare_qat_pt2e / convert_pt2e.
+//
+// Quantizers cross as plain descriptions built by web/api/pt2e.js:
+//   { type: '<registered id>', calls: [[method, [args]]] }   // a backend quantizer (pt2e/quantizer_registry.h):
+//                                                              // its setter calls, in order; an argument is a
+//                                                              // string key or a config (null = None)
+//   { type: 'ComposableQuantizer', quantizers: [descriptions] }
+//   { type: 'Quantizer', name, annotate, validate, transform_for_annotation }   // written in JS: functions
+// and are built here for the duration of one prepare call; a backend quantizer is made by the registry,
+// so this file names none of them. A JS quantizer's callbacks run through Module.pt_safe_call (JS), so
+// an error a learner's code throws comes back as data and is rethrown here as the typed C++ error: it
+// unwinds C++ frames properly and reaches JS through guarded().
+// Specs cross as tagged objects: {kind: 'QuantizationSpec' | 'SharedQuantizationSpec' |
+// 'FixedQParamsQuantizationSpec' | 'DerivedQuantizationSpec', ...torchao fields}; nodes by name. Their
+// fields are read by one reader and written by one writer (read_spec_fields / write_spec_fields); the
+// kwargs of a spec's observer_or_fake_quant_ctr by kwargs.h, as the observer constructors read theirs.
+#include <emscripten/bind.h>
 
-bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
-template <class T> std::optional<T> opt(const val& o, const char* key) {
-  const val v = o[key];
-  if (!present(v)) return std::nullopt;
-  return v.as<T>();
-}
-std::optional<int64_t> opt_int(const val& o, const char* key) {
-  auto d = opt<double>(o, key);
-  if (!d) return std::nullopt;
-  return static_cast<int64_t>(*d);
-}
+#include <memory>
+
+#include "common.h"
+#include "graph_handles.h"
+#include "kwargs.h"
+#include "observer_handle.h"
+#include "pt2e/observer_module.h"
+#include "pt2e/convert.h"
+#include "pt2e/prepare.h"
+#include "pt2e/quantizer.h"
+#include "pt2e/quantizer_registry.h"
+#include "pt2e/quantizers/composable_quantizer.h"
+#include "pt2e/quantizers/js_quantizer.h"
+
+using emscripten::val;
+using ptjs::given;
+using ptjs::GraphModuleHandle;
+
+namespace {
 
 [[noreturn]] void rethrow_js(const val& r) {
   const std::string name = r["name"].as<std::string>(), msg = r["message"].as<std::string>();
@@ -60,7 +85,7 @@ val safe_call(const val& fn, const val& arg) {
   return r["value"];
 }
 
-// ---- specs ----
+// ---- nodes and edges ----
 pt::Node* node_named(pt::GraphModule& gm, const std::string& name, const char* what) {
   pt::Node* n = gm.graph.find(name);
   if (!n) throw pt::ValueError(std::string(what) + ": no node named '" + name + "' in the graph");
@@ -68,17 +93,16 @@ pt::Node* node_named(pt::GraphModule& gm, const std::string& name, const char* w
 }
 std::string node_name_of(const val& v, const char* what) {
   if (v.typeOf().as<std::string>() == "string") return v.as<std::string>();
-  if (present(v) && present(v["name"])) return v["name"].as<std::string>();
+  if (given(v) && given(v["name"])) return v["name"].as<std::string>();
   throw pt::TypeError(std::string(what) + ": expected a node or a node name");
 }
-pt::EdgeOrNode edge_or_node_from_js(pt::GraphModule* gm, const val& v) {
-  if (!gm) throw pt::ValueError("a SharedQuantizationSpec / DerivedQuantizationSpec belongs in an annotation, not a config");
+pt::EdgeOrNode edge_or_node_from_js(pt::GraphModule& gm, const val& v) {
   if (v.isArray()) {
     if (v["length"].as<unsigned>() != 2) throw pt::ValueError("an edge is [producer, consumer]");
-    return pt::EdgeOrNode::edge(node_named(*gm, node_name_of(v[0], "edge"), "edge"),
-                                node_named(*gm, node_name_of(v[1], "edge"), "edge"));
+    return pt::EdgeOrNode::edge(node_named(gm, node_name_of(v[0], "edge"), "edge"),
+                                node_named(gm, node_name_of(v[1], "edge"), "edge"));
   }
-  return pt::EdgeOrNode::output(node_named(*gm, node_name_of(v, "edge_or_node"), "edge_or_node"));
+  return pt::EdgeOrNode::output(node_named(gm, node_name_of(v, "edge_or_node"), "edge_or_node"));
 }
 val edge_or_node_to_js(const pt::EdgeOrNode& e) {
   if (!e.is_edge()) return val(e.node->name);
@@ -87,109 +111,110 @@ val edge_or_node_to_js(const pt::EdgeOrNode& e) {
   a.call<void>("push", e.user->name);
   return a;
 }
-pt::ObserverArgs ctor_kwargs(const val& kwargs);  // below
 
+// ---- specs: one reader and one writer of the fields ----
+std::optional<int64_t> opt_int(const char* cls, const val& o, const char* key) {
+  if (!given(o[key])) return std::nullopt;
+  return ptjs::int_arg(cls, key, o[key]);
+}
+val int_or_null(const std::optional<int64_t>& v) { return v ? val(double(*v)) : val::null(); }
+
+// The fields the spec kinds share (torchao: dtype, quant_min, quant_max, qscheme, [ch_axis,] is_dynamic).
+template <class S> void read_spec_fields(const char* cls, const val& v, S& s) {
+  s.dtype = pt::dtype_from_name(ptjs::string_arg(cls, "dtype", v["dtype"]));
+  s.quant_min = opt_int(cls, v, "quant_min");
+  s.quant_max = opt_int(cls, v, "quant_max");
+  if (given(v["qscheme"])) s.qscheme = pt::qscheme_from_name(ptjs::string_arg(cls, "qscheme", v["qscheme"]));
+  if constexpr (requires { s.ch_axis; }) s.ch_axis = opt_int(cls, v, "ch_axis");
+  if (given(v["is_dynamic"])) s.is_dynamic = ptjs::bool_arg(cls, "is_dynamic", v["is_dynamic"]);
+}
+template <class S> void write_spec_fields(const S& s, val& o) {
+  o.set("dtype", std::string(pt::dtype_name(s.dtype)));
+  o.set("quant_min", int_or_null(s.quant_min));
+  o.set("quant_max", int_or_null(s.quant_max));
+  o.set("qscheme", s.qscheme ? val(std::string(pt::qscheme_name(*s.qscheme))) : val::null());
+  if constexpr (requires { s.ch_axis; })
+    if (s.ch_axis) o.set("ch_axis", double(*s.ch_axis));
+  o.set("is_dynamic", s.is_dynamic);
+}
+
+// A QuantizationSpec with torchao's __post_init__ checks; its constructor's kwargs as the class reads them.
 pt::QuantizationSpec quantization_spec_from_js(const val& v) {
   pt::QuantizationSpec s;
-  s.dtype = pt::dtype_from_name(v["dtype"].as<std::string>());
+  read_spec_fields("QuantizationSpec", v, s);
   const val ctr = v["observer_or_fake_quant_ctr"];
-  if (!present(ctr)) throw pt::TypeError("QuantizationSpec: observer_or_fake_quant_ctr is required");
-  s.observer_or_fake_quant_ctr.name = ctr["name"].as<std::string>();
-  s.observer_or_fake_quant_ctr.kwargs = ctor_kwargs(ctr["kwargs"]);
-  pt::observer_class(s.observer_or_fake_quant_ctr.name);  // ValueError for an unknown class
-  s.quant_min = opt_int(v, "quant_min");
-  s.quant_max = opt_int(v, "quant_max");
-  if (auto q = opt<std::string>(v, "qscheme")) s.qscheme = pt::qscheme_from_name(*q);
-  s.ch_axis = opt_int(v, "ch_axis");
-  s.is_dynamic = opt<bool>(v, "is_dynamic").value_or(false);
+  if (!given(ctr) || !given(ctr["name"]))
+    throw pt::TypeError("QuantizationSpec(): observer_or_fake_quant_ctr must be an observer class or Class.with_args({...})");
+  auto& [name, kwargs] = s.observer_or_fake_quant_ctr;
+  name = ptjs::string_arg("QuantizationSpec", "observer_or_fake_quant_ctr.name", ctr["name"]);
+  kwargs = ptjs::observer_args_from_js(name, ctr["kwargs"]);
+  pt::check_observer_kwargs(name, kwargs);  // ValueError for an unknown class, TypeError for a keyword it refuses
   s.validate();
   return s;
 }
 
-pt::OptionalQSpec spec_from_js(pt::GraphModule* gm, const val& v) {
-  if (!present(v)) return std::nullopt;
-  const std::string kind = present(v["kind"]) ? v["kind"].as<std::string>() : "";
+pt::FixedQParamsQuantizationSpec fixed_spec_fields_from_js(const val& v) {
+  const char* cls = "FixedQParamsQuantizationSpec";
+  pt::FixedQParamsQuantizationSpec s;
+  read_spec_fields(cls, v, s);
+  s.scale = ptjs::number_arg(cls, "scale", v["scale"]);
+  s.zero_point = ptjs::int_arg(cls, "zero_point", v["zero_point"]);
+  return s;
+}
+
+pt::DeriveQParamsFn derive_fn_from_js(const val& fn) {
+  if (ptjs::js_type(fn) != "function")
+    throw pt::TypeError("DerivedQuantizationSpec(): derive_qparams_fn must be a function");
+  return [fn](const std::vector<pt::ObserverBase*>& observers) {
+    val arg = val::array();
+    for (pt::ObserverBase* o : observers) {
+      const pt::QParams qp = o->calculate_qparams();
+      val e = val::object();
+      e.set("type", std::string(o->type_name()));
+      e.set("scale", ptjs::tensor_data_to_js(qp.scale));
+      e.set("zero_point", ptjs::tensor_data_to_js(qp.zero_point));
+      arg.call<void>("push", e);
+    }
+    const val r = safe_call(fn, arg);
+    const unsigned n = r["scale"]["length"].as<unsigned>();
+    pt::QParams qp{pt::Tensor::empty({n}), pt::Tensor::empty({n}, pt::DType::Int32)};
+    for (unsigned i = 0; i < n; ++i) {
+      qp.scale.data<float>()[i] = r["scale"][i].as<float>();
+      qp.zero_point.data<int32_t>()[i] = r["zero_point"][i].as<int32_t>();
+    }
+    return qp;
+  };
+}
+
+// Without a graph (a spec being constructed) the edges are only checked to be a list.
+pt::DerivedQuantizationSpec derived_spec_fields_from_js(pt::GraphModule* gm, const val& v) {
+  pt::DerivedQuantizationSpec s;
+  read_spec_fields("DerivedQuantizationSpec", v, s);
+  const val from = v["derived_from"];
+  if (!from.isArray()) throw pt::TypeError("DerivedQuantizationSpec(): derived_from must be a list of edges or nodes");
+  if (gm)
+    for (unsigned i = 0; i < from["length"].as<unsigned>(); ++i) s.derived_from.push_back(edge_or_node_from_js(*gm, from[i]));
+  s.derive_qparams_fn = derive_fn_from_js(v["derive_qparams_fn"]);
+  return s;
+}
+
+pt::OptionalQSpec spec_from_js(pt::GraphModule& gm, const val& v) {
+  if (!given(v)) return std::nullopt;
+  const std::string kind = given(v["kind"]) ? v["kind"].as<std::string>() : "";
   if (kind == "QuantizationSpec") return quantization_spec_from_js(v);
   if (kind == "SharedQuantizationSpec") return pt::SharedQuantizationSpec{edge_or_node_from_js(gm, v["edge_or_node"])};
   if (kind == "FixedQParamsQuantizationSpec") {
-    pt::FixedQParamsQuantizationSpec s;
-    s.dtype = pt::dtype_from_name(v["dtype"].as<std::string>());
-    s.scale = v["scale"].as<double>();
-    s.zero_point = static_cast<int64_t>(v["zero_point"].as<double>());
-    s.quant_min = opt_int(v, "quant_min");
-    s.quant_max = opt_int(v, "quant_max");
-    if (auto q = opt<std::string>(v, "qscheme")) s.qscheme = pt::qscheme_from_name(*q);
-    s.is_dynamic = opt<bool>(v, "is_dynamic").value_or(false);
-    pt::validate_spec(s);
-    return s;
+    pt::FixedQParamsQuantizationSpec f = fixed_spec_fields_from_js(v);
+    pt::validate_spec(f);
+    return f;
   }
   if (kind == "DerivedQuantizationSpec") {
-    pt::DerivedQuantizationSpec s;
-    const val from = v["derived_from"];
-    for (unsigned i = 0; i < from["length"].as<unsigned>(); ++i) s.derived_from.push_back(edge_or_node_from_js(gm, from[i]));
-    const val fn = v["derive_qparams_fn"];
-    s.derive_qparams_fn = [fn](const std::vector<pt::ObserverBase*>& observers) {
-      val arg = val::array();
-      for (pt::ObserverBase* o : observers) {
-        const pt::QParams qp = o->calculate_qparams();
-        val e = val::object();
-        e.set("type", std::string(o->type_name()));
-        e.set("scale", ptjs::tensor_data_to_js(qp.scale));
-        e.set("zero_point", ptjs::tensor_data_to_js(qp.zero_point));
-        arg.call<void>("push", e);
-      }
-      const val r = safe_call(fn, arg);
-      const unsigned n = r["scale"]["length"].as<unsigned>();
-      pt::QParams qp{pt::Tensor::empty({n}), pt::Tensor::empty({n}, pt::DType::Int32)};
-      for (unsigned i = 0; i < n; ++i) {
-        qp.scale.data<float>()[i] = r["scale"][i].as<float>();
-        qp.zero_point.data<int32_t>()[i] = r["zero_point"][i].as<int32_t>();
-      }
-      return qp;
-    };
-    s.dtype = pt::dtype_from_name(v["dtype"].as<std::string>());
-    s.quant_min = opt_int(v, "quant_min");
-    s.quant_max = opt_int(v, "quant_max");
-    if (auto q = opt<std::string>(v, "qscheme")) s.qscheme = pt::qscheme_from_name(*q);
-    s.ch_axis = opt_int(v, "ch_axis");
-    s.is_dynamic = opt<bool>(v, "is_dynamic").value_or(false);
-    pt::validate_spec(s);
-    return s;
+    pt::DerivedQuantizationSpec d = derived_spec_fields_from_js(&gm, v);
+    pt::validate_spec(d);
+    return d;
   }
   throw pt::TypeError("expected a QuantizationSpec, SharedQuantizationSpec, FixedQParamsQuantizationSpec, "
                       "DerivedQuantizationSpec or null, got kind '" + kind + "'");
-}
-
-val kwargs_to_js(const pt::ObserverArgs& a) {
-  val o = val::object();
-  if (a.dtype) o.set("dtype", std::string(pt::dtype_name(*a.dtype)));
-  if (a.qscheme) o.set("qscheme", std::string(pt::qscheme_name(*a.qscheme)));
-  if (a.reduce_range) o.set("reduce_range", *a.reduce_range);
-  if (a.quant_min) o.set("quant_min", double(*a.quant_min));
-  if (a.quant_max) o.set("quant_max", double(*a.quant_max));
-  if (a.eps) o.set("eps", *a.eps);
-  if (a.is_dynamic) o.set("is_dynamic", *a.is_dynamic);
-  if (a.ch_axis) o.set("ch_axis", double(*a.ch_axis));
-  if (a.averaging_constant) o.set("averaging_constant", *a.averaging_constant);
-  if (a.bins) o.set("bins", double(*a.bins));
-  if (a.observer) o.set("observer", *a.observer);
-  return o;
-}
-pt::ObserverArgs ctor_kwargs(const val& kwargs) {
-  pt::ObserverArgs a;
-  if (!present(kwargs)) return a;
-  if (present(kwargs["dtype"])) a.dtype = pt::dtype_from_name(kwargs["dtype"].as<std::string>());
-  if (present(kwargs["qscheme"])) a.qscheme = pt::qscheme_from_name(kwargs["qscheme"].as<std::string>());
-  a.reduce_range = opt<bool>(kwargs, "reduce_range");
-  a.quant_min = opt_int(kwargs, "quant_min");
-  a.quant_max = opt_int(kwargs, "quant_max");
-  if (auto e = opt<double>(kwargs, "eps")) a.eps = static_cast<float>(*e);
-  a.is_dynamic = opt<bool>(kwargs, "is_dynamic");
-  a.ch_axis = opt_int(kwargs, "ch_axis");
-  a.averaging_constant = opt<double>(kwargs, "averaging_constant");
-  a.bins = opt_int(kwargs, "bins");
-  a.observer = opt<std::string>(kwargs, "observer");
-  return a;
 }
 
 val spec_to_js(const pt::OptionalQSpec& spec) {
@@ -206,9 +231,8 @@ val spec_to_js(const pt::OptionalQSpec& spec) {
             o.set("kind", std::string("QuantizationSpec"));
             val ctr = val::object();
             ctr.set("name", s.observer_or_fake_quant_ctr.name);
-            ctr.set("kwargs", kwargs_to_js(s.observer_or_fake_quant_ctr.kwargs));
+            ctr.set("kwargs", ptjs::observer_args_to_js(s.observer_or_fake_quant_ctr.kwargs));
             o.set("observer_or_fake_quant_ctr", ctr);
-            if (s.ch_axis) o.set("ch_axis", double(*s.ch_axis));
           } else if constexpr (std::is_same_v<S, pt::FixedQParamsQuantizationSpec>) {
             o.set("kind", std::string("FixedQParamsQuantizationSpec"));
             o.set("scale", s.scale);
@@ -218,17 +242,29 @@ val spec_to_js(const pt::OptionalQSpec& spec) {
             val from = val::array();
             for (const auto& e : s.derived_from) from.call<void>("push", edge_or_node_to_js(e));
             o.set("derived_from", from);
-            if (s.ch_axis) o.set("ch_axis", double(*s.ch_axis));
           }
-          o.set("dtype", std::string(pt::dtype_name(s.dtype)));
-          o.set("quant_min", s.quant_min ? val(double(*s.quant_min)) : val::null());
-          o.set("quant_max", s.quant_max ? val(double(*s.quant_max)) : val::null());
-          o.set("qscheme", s.qscheme ? val(std::string(pt::qscheme_name(*s.qscheme))) : val::null());
-          o.set("is_dynamic", s.is_dynamic);
+          write_spec_fields(s, o);
         }
         return o;
       },
       *spec);
+}
+
+// The JS spec constructors' check: each field read as annotate and prepare will read it (TypeError for a
+// wrong type or an unknown dtype), plus QuantizationSpec's __post_init__ (ValueError for a bad range or
+// ch_axis), so an error appears where the learner writes the spec. The other kinds' value checks come
+// when they are annotated, as in torchao (their dataclasses have no __post_init__). Returns the
+// canonical name of the spec's dtype, which the JS object keeps.
+std::string check_spec(const val& v) {
+  return ptjs::guarded([&] {
+    const std::string kind = v["kind"].as<std::string>();
+    pt::DType dtype = pt::DType::Float32;
+    if (kind == "QuantizationSpec") dtype = quantization_spec_from_js(v).dtype;
+    else if (kind == "FixedQParamsQuantizationSpec") dtype = fixed_spec_fields_from_js(v).dtype;
+    else if (kind == "DerivedQuantizationSpec") dtype = derived_spec_fields_from_js(nullptr, v).dtype;
+    else throw pt::TypeError("check_spec: no fields to check in a " + kind);
+    return std::string(pt::dtype_name(dtype));
+  });
 }
 
 // ---- configs ----
@@ -243,76 +279,88 @@ val config_to_js(const pt::QuantizationConfig& c) {
 }
 std::optional<pt::QuantizationSpec> config_spec(const val& c, const char* key) {
   const val v = c[key];
-  if (!present(v)) return std::nullopt;
+  if (!given(v)) return std::nullopt;
+  if (given(v["kind"]) && v["kind"].as<std::string>() != "QuantizationSpec")
+    throw pt::TypeError(std::string("QuantizationConfig: ") + key + " must be a QuantizationSpec or null, got a " +
+                        v["kind"].as<std::string>());
   return quantization_spec_from_js(v);
 }
 std::optional<pt::QuantizationConfig> config_from_js(const val& c) {
-  if (!present(c)) return std::nullopt;
+  if (!given(c)) return std::nullopt;
+  if (ptjs::js_type(c) != "object")
+    throw pt::TypeError("expected a QuantizationConfig or null, got " + ptjs::js_type(c));
   pt::QuantizationConfig q;
   q.input_activation = config_spec(c, "input_activation");
   q.output_activation = config_spec(c, "output_activation");
   q.weight = config_spec(c, "weight");
   q.bias = config_spec(c, "bias");
-  q.is_qat = opt<bool>(c, "is_qat").value_or(false);
+  if (given(c["is_qat"])) q.is_qat = ptjs::bool_arg("QuantizationConfig", "is_qat", c["is_qat"]);
   return q;
 }
 
-val get_symmetric_quantization_config(const val& o) {
+// A registered config function (pt2e/quantizer_registry.h) called with a JS object of keyword arguments.
+val quantization_config(const std::string& id, const val& kwargs) {
   return ptjs::guarded([&] {
-    pt::SymmetricQuantizationOptions opts;
-    opts.is_per_channel = opt<bool>(o, "is_per_channel").value_or(false);
-    opts.is_qat = opt<bool>(o, "is_qat").value_or(false);
-    opts.is_dynamic = opt<bool>(o, "is_dynamic").value_or(false);
-    opts.act_qmin = opt_int(o, "act_qmin").value_or(opts.act_qmin);
-    opts.act_qmax = opt_int(o, "act_qmax").value_or(opts.act_qmax);
-    opts.weight_qmin = opt_int(o, "weight_qmin").value_or(opts.weight_qmin);
-    opts.weight_qmax = opt_int(o, "weight_qmax").value_or(opts.weight_qmax);
-    return config_to_js(pt::get_symmetric_quantization_config(opts));
+    std::vector<std::pair<std::string, pt::KeywordValue>> kw;
+    ptjs::for_each_given_key(id, kwargs, [&](const std::string& k, const val& v) {
+      if (ptjs::js_type(v) == "boolean") kw.emplace_back(k, v.as<bool>());
+      else kw.emplace_back(k, ptjs::int_arg(id, k, v));
+    });
+    return config_to_js(pt::call_config_function(id, kw));
   });
 }
-val get_default_x86_inductor_quantization_config(bool is_qat, bool is_dynamic, bool reduce_range) {
-  return ptjs::guarded([&] {
-    return config_to_js(pt::get_default_x86_inductor_quantization_config(is_qat, is_dynamic, reduce_range));
+
+// ---- the registries, for web/api/pt2e.js to build its classes and functions from ----
+template <class T, class F> val js_array(const std::vector<T>& items, F&& to_js) {
+  val arr = val::array();
+  for (const T& item : items) arr.call<void>("push", to_js(item));
+  return arr;
+}
+// { name, <key>: value }
+val named(const std::string& name, const char* key, const val& value) {
+  val o = val::object();
+  o.set("name", name);
+  o.set(key, value);
+  return o;
+}
+// { name, ns, id } of a registry entry plus its own list under `key`.
+template <class E> val registry_entry(const E& e, const char* key, const val& list) {
+  val o = named(e.name, key, list);
+  o.set("ns", e.ns);
+  o.set("id", e.id());
+  return o;
+}
+// [{ name, ns, id, setters: [{ name, params: [names] }] }]
+val quantizer_classes() {
+  return js_array(pt::quantizer_classes(), [](const pt::QuantizerClass& c) {
+    return registry_entry(c, "setters", js_array(c.setters, [](const pt::QuantizerSetter& s) {
+      return named(s.name, "params", js_array(s.params, [](const pt::SetterParam& p) { return val(p.name); }));
+    }));
+  });
+}
+// [{ name, ns, id, keywords: [{ name, default }] }]
+val config_functions() {
+  return js_array(pt::config_functions(), [](const pt::ConfigFunction& f) {
+    return registry_entry(f, "keywords", js_array(f.keywords, [](const pt::ConfigKeyword& k) {
+      return named(k.name, "default", std::visit([](auto d) { return ptjs::kwarg_to_js(d); }, k.default_value));
+    }));
   });
 }
 
 // ---- quantizers ----
-template <class F> void each_entry(const val& list, F&& f) {
-  if (!present(list)) return;
-  for (unsigned i = 0; i < list["length"].as<unsigned>(); ++i) f(list[i][0].as<std::string>(), config_from_js(list[i][1]));
-}
-
 // Wraps a GraphModule the engine owns for the length of one JS callback (no ownership).
 val borrowed_handle(pt::GraphModule& gm) {
   return val(GraphModuleHandle{std::shared_ptr<pt::GraphModule>(&gm, [](pt::GraphModule*) {})});
 }
 
+// One argument of a recorded setter call: a string is a key, anything else a config (null = None).
+pt::SetterArg setter_arg_from_js(const val& v) {
+  if (ptjs::js_type(v) == "string") return v.as<std::string>();
+  return config_from_js(v);
+}
+
 std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
   const std::string type = d["type"].as<std::string>();
-  if (type == "XNNPACKQuantizer") {
-    auto q = std::make_shared<pt::XNNPACKQuantizer>();
-    if (auto g = config_from_js(d["global"])) q->set_global(*g);
-    each_entry(d["operator_type"], [&](const std::string& k, auto c) { if (c) q->set_operator_type(k, *c); });
-    each_entry(d["module_type"], [&](const std::string& k, auto c) { if (c) q->set_module_type(k, *c); });
-    each_entry(d["module_name"], [&](const std::string& k, auto c) { q->set_module_name(k, c); });
-    return q;
-  }
-  if (type == "executorch.XNNPACKQuantizer") {
-    auto q = std::make_shared<pt::executorch::XNNPACKQuantizer>();
-    q->set_global(config_from_js(d["global"]));
-    each_entry(d["operator_type"], [&](const std::string& k, auto c) { q->set_operator_type(k, c); });
-    each_entry(d["module_type"], [&](const std::string& k, auto c) { q->set_module_type(k, c); });
-    each_entry(d["module_name"], [&](const std::string& k, auto c) { q->set_module_name(k, c); });
-    return q;
-  }
-  if (type == "X86InductorQuantizer") {
-    auto q = std::make_shared<pt::X86InductorQuantizer>();
-    q->set_global(config_from_js(d["global"]));
-    each_entry(d["module_name"], [&](const std::string& k, auto c) { q->set_module_name_qconfig(k, c); });
-    each_entry(d["module_type"], [&](const std::string& k, auto c) { q->set_module_type_qconfig(k, c); });
-    each_entry(d["function_type"], [&](const std::string& k, auto c) { q->set_function_type_qconfig(k, c); });
-    return q;
-  }
   if (type == "ComposableQuantizer") {
     std::vector<std::shared_ptr<pt::Quantizer>> parts;
     std::vector<std::string> names;
@@ -329,11 +377,19 @@ std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
       return [fn](const pt::GraphModule& gm) { safe_call(fn, borrowed_handle(const_cast<pt::GraphModule&>(gm))); };
     };
     auto q = std::make_shared<pt::JsQuantizer>(call(annotate));
-    if (present(validate)) q->set_validate(call(validate));
-    if (present(transform)) q->set_transform_for_annotation(call(transform));
+    if (given(validate)) q->set_validate(call(validate));
+    if (given(transform)) q->set_transform_for_annotation(call(transform));
     return q;
   }
-  throw pt::TypeError("unknown quantizer type '" + type + "'");
+  pt::QuantizerDescription desc{type, {}};
+  const val calls = d["calls"];
+  for (unsigned i = 0; i < calls["length"].as<unsigned>(); ++i) {
+    pt::QuantizerCall& c = desc.calls.emplace_back();
+    c.method = calls[i][0].as<std::string>();
+    const val args = calls[i][1];
+    for (unsigned j = 0; j < args["length"].as<unsigned>(); ++j) c.args.push_back(setter_arg_from_js(args[j]));
+  }
+  return pt::make_quantizer(desc);
 }
 
 GraphModuleHandle prepare(const GraphModuleHandle& gm, const val& desc, bool is_qat) {
@@ -371,7 +427,7 @@ void annotate_input_qspec_map(const GraphModuleHandle& h, const val& node, const
     pt::GraphModule& gm = h.get();
     pt::Node* n = node_named(gm, node_name_of(node, "annotate_input_qspec_map"), "annotate_input_qspec_map");
     pt::Node* in = node_named(gm, node_name_of(input, "annotate_input_qspec_map"), "annotate_input_qspec_map");
-    pt::annotate_input_qspec_map(n, in, spec_from_js(&gm, spec));
+    pt::annotate_input_qspec_map(n, in, spec_from_js(gm, spec));
     return 0;
   });
 }
@@ -379,7 +435,7 @@ void annotate_output_qspec(const GraphModuleHandle& h, const val& node, const va
   ptjs::guarded([&] {
     pt::GraphModule& gm = h.get();
     pt::Node* n = node_named(gm, node_name_of(node, "annotate_output_qspec"), "annotate_output_qspec");
-    pt::annotate_output_qspec(n, spec_from_js(&gm, spec));
+    pt::annotate_output_qspec(n, spec_from_js(gm, spec));
     return 0;
   });
 }
@@ -387,8 +443,8 @@ void set_annotation_flags(const GraphModuleHandle& h, const val& node, const val
   ptjs::guarded([&] {
     pt::GraphModule& gm = h.get();
     pt::QuantizationAnnotation& a = pt::ensure_annotation(node_named(gm, node_name_of(node, "annotate"), "annotate"));
-    if (auto b = opt<bool>(flags, "_annotated")) a._annotated = *b;
-    if (auto b = opt<bool>(flags, "allow_implicit_sharing")) a.allow_implicit_sharing = *b;
+    if (given(flags["_annotated"])) a._annotated = flags["_annotated"].as<bool>();
+    if (given(flags["allow_implicit_sharing"])) a.allow_implicit_sharing = flags["allow_implicit_sharing"].as<bool>();
     return 0;
   });
 }
@@ -417,8 +473,10 @@ val get_node_annotation(const GraphModuleHandle& h, const std::string& name) {
 
 EMSCRIPTEN_BINDINGS(pt_pt2e) {
   using namespace emscripten;
-  function("get_symmetric_quantization_config", &get_symmetric_quantization_config);
-  function("get_default_x86_inductor_quantization_config", &get_default_x86_inductor_quantization_config);
+  function("quantizer_classes", &quantizer_classes);
+  function("config_functions", &config_functions);
+  function("quantization_config", &quantization_config);
+  function("check_spec", &check_spec);
   function("prepare", &prepare);
   function("convert", &convert);
   function("observer_of", &observer_of);

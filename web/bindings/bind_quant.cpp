@@ -1,13 +1,15 @@
 // bind_quant.cpp — Embind for engine/quant: observers and fake-quantize modules by class name,
 // quantize / dequantize / choose_qparams / fake_quantize ops, sqnr; plus student_t from core.
-// Keyword arguments arrive as a plain JS object and are read here into pt::ObserverArgs; the JS
-// classes in web/api/quant.js (pt.MinMaxObserver, ...) are thin names over one Observer handle.
+// Keyword arguments arrive as a plain JS object and are read by kwargs.h into pt::ObserverArgs, for a
+// constructor and for Observer.with_args alike; the JS classes in web/api/quant.js (pt.MinMaxObserver,
+// ...) are thin names over one Observer handle, made from the class registry (observer_classes).
 #include <emscripten/bind.h>
 
 #include <memory>
 #include <optional>
 
 #include "common.h"
+#include "kwargs.h"
 #include "observer_handle.h"
 #include "core/distributions.h"
 #include "quant/fake_quantize.h"
@@ -19,58 +21,6 @@ using emscripten::val;
 using pt::Tensor;
 
 namespace {
-
-std::string type_of(const val& v) { return v.typeOf().as<std::string>(); }
-
-double number_arg(const std::string& cls, const std::string& key, const val& v) {
-  if (type_of(v) != "number")
-    throw pt::TypeError(cls + "(): argument '" + key + "' must be a number, got " + type_of(v));
-  return v.as<double>();
-}
-int64_t int_arg(const std::string& cls, const std::string& key, const val& v) {
-  const double d = number_arg(cls, key, v);
-  if (d != static_cast<double>(static_cast<int64_t>(d)))
-    throw pt::TypeError(cls + "(): argument '" + key + "' must be an integer, got " + std::to_string(d));
-  return static_cast<int64_t>(d);
-}
-std::string string_arg(const std::string& cls, const std::string& key, const val& v) {
-  if (type_of(v) != "string")
-    throw pt::TypeError(cls + "(): argument '" + key + "' must be a string, got " + type_of(v));
-  return v.as<std::string>();
-}
-bool bool_arg(const std::string& cls, const std::string& key, const val& v) {
-  if (type_of(v) != "boolean")
-    throw pt::TypeError(cls + "(): argument '" + key + "' must be a boolean, got " + type_of(v));
-  return v.as<bool>();
-}
-
-// Reads torchao keyword arguments from a JS object; unknown keys are Python's TypeError.
-pt::ObserverArgs observer_args(const std::string& cls, const val& kwargs) {
-  pt::ObserverArgs a;
-  if (kwargs.isUndefined() || kwargs.isNull()) return a;
-  const val keys = val::global("Object").call<val>("keys", kwargs);
-  const unsigned n = keys["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const std::string k = keys[i].as<std::string>();
-    const val v = kwargs[k];
-    if (v.isUndefined()) continue;
-    if (k == "dtype") a.dtype = pt::dtype_from_name(string_arg(cls, k, v));
-    else if (k == "qscheme") a.qscheme = pt::qscheme_from_name(string_arg(cls, k, v));
-    else if (k == "reduce_range") a.reduce_range = bool_arg(cls, k, v);
-    else if (k == "quant_min") a.quant_min = int_arg(cls, k, v);
-    else if (k == "quant_max") a.quant_max = int_arg(cls, k, v);
-    else if (k == "eps") a.eps = static_cast<float>(number_arg(cls, k, v));
-    else if (k == "is_dynamic") a.is_dynamic = bool_arg(cls, k, v);
-    else if (k == "ch_axis") a.ch_axis = int_arg(cls, k, v);
-    else if (k == "averaging_constant") a.averaging_constant = number_arg(cls, k, v);
-    else if (k == "bins") a.bins = int_arg(cls, k, v);
-    else if (k == "scale") a.scale = number_arg(cls, k, v);
-    else if (k == "zero_point") a.zero_point = int_arg(cls, k, v);
-    else if (k == "observer") a.observer = string_arg(cls, k, v);
-    else throw pt::TypeError(cls + "() got an unexpected keyword argument '" + k + "'");
-  }
-  return a;
-}
 
 val qparams_to_js(const pt::QParams& qp) {
   val o = val::object();
@@ -95,7 +45,14 @@ const Tensor& named_buffer(const Observer& o, const std::string& name) {
 }
 
 Observer make(const std::string& cls, const val& kwargs) {
-  return ptjs::guarded([&] { return Observer(pt::make_observer(cls, observer_args(cls, kwargs))); });
+  return ptjs::guarded([&] { return Observer(pt::make_observer(cls, ptjs::observer_args_from_js(cls, kwargs))); });
+}
+// Observer.with_args(kwargs): the reader and the keyword check of the constructor, without constructing.
+void check_kwargs(const std::string& cls, const val& kwargs) {
+  ptjs::guarded([&] {
+    pt::check_observer_kwargs(cls, ptjs::observer_args_from_js(cls, kwargs));
+    return 0;
+  });
 }
 Tensor forward(Observer& o, const Tensor& x) { return ptjs::guarded([&] { return o.impl().forward(x); }); }
 val calculate_qparams(const Observer& o) {
@@ -139,9 +96,27 @@ void set_flag(Observer& o, const std::string& which, bool on) {
   });
 }
 bool same_instance(const Observer& a, const Observer& b) { return a.identity() && a.identity() == b.identity(); }
-val observer_names() {
+// [{ name, default_observer }] in registration order (default_observer: '' for an observer).
+val observer_classes() {
   val arr = val::array();
-  for (const std::string& n : pt::observer_names()) arr.call<void>("push", n);
+  for (const std::string& n : pt::observer_names()) {
+    val e = val::object();
+    e.set("name", n);
+    e.set("default_observer", pt::observer_class(n).default_observer);
+    arr.call<void>("push", e);
+  }
+  return arr;
+}
+// The keyword table (quant/observer_kwargs.h): [{ name, type, doc }].
+val observer_kwargs() {
+  val arr = val::array();
+  for (const pt::ObserverKwarg& k : pt::observer_kwargs()) {
+    val e = val::object();
+    e.set("name", std::string(k.name));
+    e.set("type", std::string(k.type));
+    e.set("doc", std::string(k.doc));
+    arr.call<void>("push", e);
+  }
   return arr;
 }
 
@@ -183,8 +158,8 @@ double sqnr(const Tensor& x, const Tensor& y) { return ptjs::guarded([&] { retur
 val calculate_qmin_qmax(const val& qmin, const val& qmax, const std::string& dt, bool reduce_range) {
   return ptjs::guarded([&] {
     std::optional<int64_t> lo, hi;
-    if (!qmin.isNull() && !qmin.isUndefined()) lo = int_arg("calculate_qmin_qmax", "quant_min", qmin);
-    if (!qmax.isNull() && !qmax.isUndefined()) hi = int_arg("calculate_qmin_qmax", "quant_max", qmax);
+    if (!qmin.isNull() && !qmin.isUndefined()) lo = ptjs::int_arg("calculate_qmin_qmax", "quant_min", qmin);
+    if (!qmax.isNull() && !qmax.isUndefined()) hi = ptjs::int_arg("calculate_qmin_qmax", "quant_max", qmax);
     const pt::QRange r = pt::calculate_qmin_qmax(lo, hi, dtype(dt), reduce_range);
     val v = val::object();
     v.set("quant_min", static_cast<double>(r.quant_min));
@@ -209,7 +184,9 @@ EMSCRIPTEN_BINDINGS(pt_quant) {
       .function("set_flag", &set_flag)
       .function("same_instance", &same_instance);
   function("make_observer", &make);
-  function("observer_names", &observer_names);
+  function("check_observer_kwargs", &check_kwargs);
+  function("observer_classes", &observer_classes);
+  function("observer_kwargs", &observer_kwargs);
   function("quantize_per_tensor", &quantize_per_tensor);
   function("dequantize_per_tensor", &dequantize_per_tensor);
   function("quantize_per_channel", &quantize_per_channel);

@@ -1,6 +1,7 @@
 // executorch_xnnpack_quantizer.cpp — ExecuTorch's XNNPACKQuantizer: pattern list, annotators,
 // propagation and the config stages (see executorch_xnnpack_quantizer.h).
 #include "pt2e/quantizers/executorch_xnnpack_quantizer.h"
+#include "pt2e/quantizer_registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -520,5 +521,14 @@ void XNNPACKQuantizer::annotate(GraphModule& gm) {
   annotate_all_patterns(gm, global_config_, outside, nullptr);
   propagate_annotation(gm);
 }
+
+// ---- registration (pt2e/quantizer_registry.h): pt.executorch.XNNPACKQuantizer and
+// pt.executorch.get_symmetric_quantization_config (ExecuTorch exports the torchao copy's config function) ----
+
+[[maybe_unused]] static const bool registered = [] {
+  register_quantizer(quantizer_class_of<XNNPACKQuantizer>("XNNPACKQuantizer", "executorch", xnnpack_style_setters<XNNPACKQuantizer>()));
+  register_config_function(symmetric_quantization_config_function("executorch"));
+  return true;
+}();
 
 }  // namespace pt::executorch

@@ -1,6 +1,7 @@
 // x86_inductor_quantizer.cpp — X86InductorQuantizer: default config, pattern annotators matched by
 // target and structure, propagation and the configuration stages (see x86_inductor_quantizer.h).
 #include "pt2e/quantizers/x86_inductor_quantizer.h"
+#include "pt2e/quantizer_registry.h"
 
 #include <algorithm>
 #include <map>
@@ -589,5 +590,33 @@ void X86InductorQuantizer::annotate(GraphModule& gm) {
   if (global_config_) annotate_with_config(gm, global_config_, global_config_filter);
   annotate_output_for_int8_in_int8_out(gm);
 }
+
+// ---- registration (pt2e/quantizer_registry.h): pt.X86InductorQuantizer and
+// pt.get_default_x86_inductor_quantization_config ----
+
+namespace {
+// The config function's keyword arguments (torchao: is_qat=False, is_dynamic=False, reduce_range=False).
+struct X86ConfigOptions {
+  bool is_qat = false;
+  bool is_dynamic = false;
+  bool reduce_range = false;
+};
+
+[[maybe_unused]] const bool registered = [] {
+  using Q = X86InductorQuantizer;
+  register_quantizer(quantizer_class_of<Q>(
+      "X86InductorQuantizer", "",
+      {setter("set_global", {"quantization_config"}, &Q::set_global),
+       setter("set_module_name_qconfig", {"module_name", "quantization_config"}, &Q::set_module_name_qconfig),
+       setter("set_module_type_qconfig", {"module_type", "quantization_config"}, &Q::set_module_type_qconfig),
+       setter("set_function_type_qconfig", {"function_type", "quantization_config"}, &Q::set_function_type_qconfig)}));
+  using O = X86ConfigOptions;
+  register_config_function(config_function<O>(
+      "get_default_x86_inductor_quantization_config", "",
+      {option("is_qat", &O::is_qat), option("is_dynamic", &O::is_dynamic), option("reduce_range", &O::reduce_range)},
+      [](const O& o) { return get_default_x86_inductor_quantization_config(o.is_qat, o.is_dynamic, o.reduce_range); }));
+  return true;
+}();
+}  // namespace
 
 }  // namespace pt

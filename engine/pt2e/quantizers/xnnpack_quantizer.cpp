@@ -1,5 +1,6 @@
 // xnnpack_quantizer.cpp — the torchao testing XNNPACKQuantizer: config, annotators, driver (see header).
 #include "pt2e/quantizers/xnnpack_quantizer.h"
+#include "pt2e/quantizer_registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -380,5 +381,23 @@ void XNNPACKQuantizer::annotate(GraphModule& gm) {
   annotate_with(gm, dynamic ? DYNAMIC_OPS() : STATIC_OPS(), !dynamic);
   xnnpack::propagate_annotation(gm);
 }
+
+// ---- registration (pt2e/quantizer_registry.h): pt.XNNPACKQuantizer, pt.get_symmetric_quantization_config ----
+
+ConfigFunction symmetric_quantization_config_function(const std::string& ns) {
+  using O = SymmetricQuantizationOptions;
+  return config_function<O>("get_symmetric_quantization_config", ns,
+                            {option("is_per_channel", &O::is_per_channel), option("is_qat", &O::is_qat),
+                             option("is_dynamic", &O::is_dynamic), option("act_qmin", &O::act_qmin),
+                             option("act_qmax", &O::act_qmax), option("weight_qmin", &O::weight_qmin),
+                             option("weight_qmax", &O::weight_qmax)},
+                            get_symmetric_quantization_config);
+}
+
+[[maybe_unused]] static const bool registered = [] {
+  register_quantizer(quantizer_class_of<XNNPACKQuantizer>("XNNPACKQuantizer", "", xnnpack_style_setters<XNNPACKQuantizer>()));
+  register_config_function(symmetric_quantization_config_function(""));
+  return true;
+}();
 
 }  // namespace pt

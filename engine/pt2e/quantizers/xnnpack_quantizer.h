@@ -44,6 +44,10 @@ struct SymmetricQuantizationOptions {
 // (MinMaxObserver / PerChannelMinMaxObserver, FusedMovingAvgObsFakeQuantize for QAT), eps 2^-12,
 // no bias spec, no output spec when dynamic.
 QuantizationConfig get_symmetric_quantization_config(const SymmetricQuantizationOptions& options = {});
+// Its registry entry (pt2e/quantizer_registry.h) with SymmetricQuantizationOptions' fields as keywords, shown
+// in JS as pt.get_symmetric_quantization_config (ns "") and pt.executorch.get_symmetric_quantization_config.
+struct ConfigFunction;
+ConfigFunction symmetric_quantization_config_function(const std::string& ns);
 
 // The testing module's free functions live in pt::xnnpack (not pt::) so that other quantizers'
 // same-named helpers (ExecuTorch's) are not ambiguous through argument-dependent lookup.

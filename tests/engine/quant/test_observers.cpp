@@ -210,3 +210,40 @@ TEST_CASE("make_observer builds by class name and checks kwargs", "[observer][re
   CHECK_THROWS_AS(make_observer("Int8MinMaxObserver", a), TypeError);
   CHECK_THROWS_AS(register_observer({"", make_int8_minmax, {}}), ValueError);
 }
+
+TEST_CASE("the keyword table: set names, equality, the classes' keywords and the fake-quantize forward",
+          "[observer][registry]") {
+  ObserverArgs a;
+  CHECK(a.set_names().empty());
+  a.observer = "HistogramObserver";
+  a.dtype = DType::Int8;
+  a.bins = 64;
+  CHECK(a.set_names() == std::vector<std::string>{"dtype", "bins", "observer"});  // table order
+  ObserverArgs b = a;
+  CHECK(a == b);
+  b.bins = 65;
+  CHECK_FALSE(a == b);
+
+  // Every class lists only declared keywords; register_observer refuses an undeclared one.
+  for (const std::string& name : observer_names())
+    for (const std::string& k : observer_class(name).kwargs) CHECK(is_observer_kwarg(k));
+  CHECK_THROWS_WITH(register_observer({"Typo", observer_class("MinMaxObserver").make, {"binz"}}),
+                    Catch::Contains("'binz'"));
+
+  // A fake-quantize class accepts its own keywords and those of the observer it wraps (torchao's
+  // **observer_kwargs), and the refusal names the class that refuses.
+  CHECK_NOTHROW(check_observer_kwargs("FakeQuantize", a));  // bins: the wrapped HistogramObserver's
+  ObserverArgs bins;
+  bins.bins = 64;
+  CHECK_THROWS_WITH(check_observer_kwargs("FakeQuantize", bins),
+                    "MovingAverageMinMaxObserver.__init__() got an unexpected keyword argument 'bins'");
+  CHECK_THROWS_WITH(make_observer("FakeQuantize", bins),
+                    "MovingAverageMinMaxObserver.__init__() got an unexpected keyword argument 'bins'");
+  CHECK_THROWS_WITH(check_observer_kwargs("MinMaxObserver", bins),
+                    "MinMaxObserver.__init__() got an unexpected keyword argument 'bins'");
+  ObserverArgs averaging;
+  averaging.averaging_constant = 0.5;
+  CHECK_NOTHROW(check_observer_kwargs("FusedMovingAvgObsFakeQuantize", averaging));
+  CHECK(observer_class("FakeQuantize").default_observer == "MovingAverageMinMaxObserver");
+  CHECK(observer_class("HistogramObserver").default_observer.empty());
+}
