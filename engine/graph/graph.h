@@ -1,7 +1,7 @@
 // graph.h — the exported-program IR: Node, Graph, GraphModule (shaped like torch.export's graph).
 //
 // A Graph is an ordered list of Nodes. Each Node has a unique `name`, an `op` kind (placeholder,
-// get_attr, call_function, call_module, output), a `target` ("aten.conv2d.default", "conv1.weight",
+// get_attr, call_function, call_module, output), a `target` (target::conv2d, "conv1.weight",
 // "activation_post_process_0", ...), positional `args` (node references, ints, floats, bools, int
 // lists, node lists, None), its `users` (kept in sync by the Graph) and `meta` (val = shape + dtype,
 // nn_module_stack, and a slot for the quantizer's annotation). There is deliberately no
@@ -12,7 +12,7 @@
 //
 //   pt::GraphModule gm;
 //   pt::Node* x = gm.graph.placeholder("x");
-//   pt::Node* r = gm.graph.call_function("aten.relu.default", {x});     // named "relu"
+//   pt::Node* r = gm.graph.call_function(pt::target::relu, {x});        // named "relu" (graph/targets.h)
 //   gm.graph.output({r});
 //   gm.graph.lint();                                                    // typed errors name the node
 //

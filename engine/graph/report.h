@@ -9,8 +9,8 @@
 //   pt::observer_nodes(prepared); pt::qdq_nodes(converted);
 //   pt::annotation_table(annotated); pt::unannotated_ops(annotated); pt::observer_placement_table(prepared);
 //
-// An op's key is its target without namespace and overload ("aten.conv2d.default" -> "conv2d",
-// "quantized_decomposed.dequantize_per_tensor.default" -> "dequantize_per_tensor"); a call_module
+// An op's key is its target without namespace and overload (aten.conv2d.default -> "conv2d",
+// quantized_decomposed.dequantize_per_tensor.default -> "dequantize_per_tensor"); a call_module
 // node counts as "<module:" + its submodule's type + ">", e.g. "<module:HistogramObserver>".
 #pragma once
 #include <map>
