@@ -10,7 +10,7 @@
 #include "graph/targets.h"
 #include "pt2e/observer_module.h"
 #include "pt2e/qat_utils.h"
-#include "pt2e/quantizer.h"
+#include "pt2e/quantizer_utils.h"
 
 namespace pt {
 
