@@ -209,6 +209,10 @@ void Graph::erase_node(Node* node) {
     for (Node* u : node->users_) names += (names.empty() ? "" : ", ") + u->name;
     throw RuntimeError("erase_node: node " + node->name + " still has users (" + names + ")");
   }
+  const auto without_node = [node](const Node* n) { return n == node ? nullptr : const_cast<Node*>(n); };
+  for (const auto& other : nodes_)
+    if (const auto& a = other->meta.quantization_annotation; a && other.get() != node && a->refers_to(node))
+      if (auto r = a->with_nodes_remapped(without_node)) other->meta.quantization_annotation = std::move(r);
   drop_uses(node);
   nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(pos));
 }

@@ -17,7 +17,8 @@
 //   gm.graph.lint();                                                    // typed errors name the node
 //
 // Every mutation (insert_before / insert_after, replace_all_uses_with, erase_node,
-// eliminate_dead_code) keeps users consistent; lint() checks order, membership and names.
+// eliminate_dead_code) keeps users consistent, and erasing a node drops what other nodes'
+// annotations say about it; lint() checks order, membership and names.
 // Run a graph with graph/interpreter.h; passes in graph/passes.h; tables in graph/report.h.
 #pragma once
 #include <cstdint>
@@ -85,12 +86,18 @@ struct NodeAnnotation {
   virtual std::vector<std::pair<std::string, std::string>> input_spec_labels() const = 0;
   virtual std::string output_spec_label() const = 0;  // "NoneType" when the output is not quantized
   virtual bool annotated() const = 0;                 // the `_annotated` flag
-  // For GraphModule::clone(): a copy whose node references go through `map` (old node -> its copy);
-  // nullptr (the default) keeps sharing this object.
+  // For GraphModule::clone() and Graph::erase_node(): a copy whose node references go through `map`
+  // (old node -> its copy, or nullptr for a node that is gone: what refers to it is dropped); nullptr
+  // (the default) keeps sharing this object.
   virtual std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
       const std::function<Node*(const Node*)>& map) const {
     (void)map;
     return nullptr;
+  }
+  // Whether the annotation names `node` (an input key, a Shared / Derived spec's edge or node).
+  virtual bool refers_to(const Node* node) const {
+    (void)node;
+    return false;
   }
 };
 
@@ -143,7 +150,10 @@ class Graph {
   // returns the users changed.
   std::vector<Node*> replace_all_uses_with(Node* old_node, Node* replacement,
                                            const std::function<bool(Node*)>& keep = nullptr);
-  void erase_node(Node* node);  // RuntimeError if the node still has users
+  // RuntimeError if the node still has users. The annotations of other nodes that name it are
+  // rewritten without it (NodeAnnotation::with_nodes_remapped with the node mapped to nullptr), so no
+  // annotation is left holding a dangling Node*.
+  void erase_node(Node* node);
   // Removes call_function / call_module / get_attr nodes without users, repeatedly; returns how many.
   int eliminate_dead_code();
 

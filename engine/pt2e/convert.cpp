@@ -2,7 +2,6 @@
 #include "pt2e/convert.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "graph/interpreter.h"
@@ -141,35 +140,10 @@ int fold_quantize_ops(GraphModule& gm) {
   return static_cast<int>(foldable.size());
 }
 
-namespace {
-
-// Annotations keep pointing at the nodes they were written for; convert erases some of those (float
-// weights folded into constants). Drop references to nodes that are gone, recognised by name since an
-// erased node's address may be reused.
-std::map<const Node*, std::string> node_names(const Graph& g) {
-  std::map<const Node*, std::string> out;
-  for (const Node* n : g.nodes()) out.emplace(n, n->name);
-  return out;
-}
-
-void drop_erased_annotation_refs(GraphModule& gm, const std::map<const Node*, std::string>& before) {
-  const auto now = node_names(gm.graph);
-  const auto keep = [&](const Node* n) -> Node* {
-    auto b = before.find(n), a = now.find(n);
-    return (b != before.end() && a != now.end() && a->second == b->second) ? const_cast<Node*>(n) : nullptr;
-  };
-  for (Node* n : gm.graph.nodes())
-    if (const auto& a = n->meta.quantization_annotation)
-      if (auto r = a->with_nodes_remapped(keep)) n->meta.quantization_annotation = std::move(r);
-}
-
-}  // namespace
-
 GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representation, bool fold_quantize) {
   if (use_reference_representation)
     throw NotImplementedError("convert_pt2e: use_reference_representation=True is not implemented");
   GraphModule gm = model.clone();
-  const auto before = node_names(gm.graph);
   replace_observers_with_quantize_dequantize(gm);
   _fold_conv_bn_qat(gm);  // §5.4: QAT conv-bn patterns become conv(folded weight, bias)
   duplicate_dq_pass(gm);
@@ -184,7 +158,6 @@ GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representa
                               });
                             }),
              mods.end());
-  drop_erased_annotation_refs(gm, before);
   gm.graph.lint();
   return gm;
 }

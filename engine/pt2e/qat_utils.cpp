@@ -110,7 +110,7 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
   new_bn->meta = bn->meta;
 
   // The new nodes sit where the conv was; the old BN's users now read the new BN. Annotations are
-  // remapped before the old nodes are erased (a later allocation may reuse their addresses).
+  // remapped to the new nodes before the old ones are erased (erasing drops what annotations say about them).
   g.replace_all_uses_with(bn, new_bn);
   std::map<const Node*, Node*> old_to_new = {{conv, new_conv}, {bn, new_bn}, {w, w_scaled}};
   if (b) old_to_new[b] = zero_bias;

@@ -104,16 +104,19 @@ std::vector<std::pair<std::string, std::string>> QuantizationAnnotation::input_s
 
 std::string QuantizationAnnotation::output_spec_label() const { return spec_kind_name(output_qspec); }
 
-static EdgeOrNode remap_edge(const EdgeOrNode& e, const std::function<Node*(const Node*)>& map) {
-  return {e.node ? map(e.node) : nullptr, e.user ? map(e.user) : nullptr};
-}
-
-static OptionalQSpec remap_spec(const OptionalQSpec& spec, const std::function<Node*(const Node*)>& map) {
+// A spec with its node references mapped; nullopt when one of them maps to nullptr (the node is gone).
+static std::optional<OptionalQSpec> remap_spec(const OptionalQSpec& spec, const std::function<Node*(const Node*)>& map) {
   if (!spec) return spec;
+  bool gone = false;
+  const auto remap = [&](EdgeOrNode& e) {
+    if (e.node && !(e.node = map(e.node))) gone = true;
+    if (e.user && !(e.user = map(e.user))) gone = true;
+  };
   OptionalQSpec out = spec;
-  if (auto* sh = std::get_if<SharedQuantizationSpec>(&*out)) sh->edge_or_node = remap_edge(sh->edge_or_node, map);
+  if (auto* sh = std::get_if<SharedQuantizationSpec>(&*out)) remap(sh->edge_or_node);
   if (auto* d = std::get_if<DerivedQuantizationSpec>(&*out))
-    for (EdgeOrNode& e : d->derived_from) e = remap_edge(e, map);
+    for (EdgeOrNode& e : d->derived_from) remap(e);
+  if (gone) return std::nullopt;
   return out;
 }
 
@@ -121,10 +124,28 @@ std::shared_ptr<const NodeAnnotation> QuantizationAnnotation::with_nodes_remappe
     const std::function<Node*(const Node*)>& map) const {
   auto copy = std::make_shared<QuantizationAnnotation>(*this);
   copy->input_qspec_map.clear();
-  for (const auto& [n, spec] : input_qspec_map)
-    if (Node* m = map(n)) copy->input_qspec_map.emplace_back(m, remap_spec(spec, map));
-  copy->output_qspec = remap_spec(output_qspec, map);
+  for (const auto& [n, spec] : input_qspec_map) {
+    Node* m = map(n);
+    std::optional<OptionalQSpec> s = remap_spec(spec, map);
+    if (m && s) copy->input_qspec_map.emplace_back(m, std::move(*s));
+  }
+  copy->output_qspec = remap_spec(output_qspec, map).value_or(std::nullopt);
   return copy;
+}
+
+static bool spec_refers_to(const OptionalQSpec& spec, const Node* node) {
+  if (!spec) return false;
+  const auto names = [node](const EdgeOrNode& e) { return e.node == node || e.user == node; };
+  if (const auto* sh = std::get_if<SharedQuantizationSpec>(&*spec)) return names(sh->edge_or_node);
+  if (const auto* d = std::get_if<DerivedQuantizationSpec>(&*spec))
+    return std::any_of(d->derived_from.begin(), d->derived_from.end(), names);
+  return false;
+}
+
+bool QuantizationAnnotation::refers_to(const Node* node) const {
+  return spec_refers_to(output_qspec, node) ||
+         std::any_of(input_qspec_map.begin(), input_qspec_map.end(),
+                     [node](const auto& entry) { return entry.first == node || spec_refers_to(entry.second, node); });
 }
 
 QuantizationAnnotation* get_annotation(Node* node) {

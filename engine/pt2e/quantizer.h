@@ -21,7 +21,8 @@
 //
 // Specs are plain values (std::variant over the four kinds); QuantizationSpec compares by value
 // like torchao's frozen dataclass. Nodes are referenced by pointer, so an annotation belongs to one
-// graph; GraphModule::clone() remaps it to the copy. Errors: an invalid range or a negative ch_axis
+// graph; GraphModule::clone() remaps it to the copy, and erasing a node drops what annotations say
+// about it (Graph::erase_node), so no annotation holds a dangling pointer. Errors: an invalid range or a negative ch_axis
 // in a spec is a ValueError (torchao's __post_init__), raised by the helpers and by prepare_pt2e.
 #pragma once
 #include <cstdint>
@@ -125,9 +126,14 @@ struct QuantizationAnnotation : NodeAnnotation {
   std::vector<std::pair<std::string, std::string>> input_spec_labels() const override;
   std::string output_spec_label() const override;
   bool annotated() const override { return _annotated; }
-  // Input entries whose node maps to nullptr are dropped (convert_pt2e: erased weight get_attrs).
+  // A node that maps to nullptr is gone (Graph::erase_node): its input_qspec_map entry is dropped, and
+  // so is every spec that names it (a Shared / Derived spec's edge or node): that input entry goes, an
+  // output spec becomes None. (torch.fx leaves such keys in place and torchao's prepare never finds them
+  // among a node's arguments, so they make no observer either; a Shared spec naming an erased node
+  // would fail in torchao's prepare, here it no longer exists.)
   std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
       const std::function<Node*(const Node*)>& map) const override;
+  bool refers_to(const Node* node) const override;
 };
 
 QuantizationAnnotation* get_annotation(Node* node);              // nullptr when not annotated
