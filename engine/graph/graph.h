@@ -4,8 +4,8 @@
 // get_attr, call_function, call_module, output), a `target` (target::conv2d, "conv1.weight",
 // "activation_post_process_0", ...), positional `args` (node references, ints, floats, bools, int
 // lists, node lists, None), its `users` (kept in sync by the Graph) and `meta` (val = shape + dtype,
-// nn_module_stack, and a slot for the quantizer's annotation). There is deliberately no
-// source_fn_stack, as in torch 2.14 export (docs: pt2e-spec.md §6.4).
+// nn_module_stack, a slot for the quantizer's annotation, and `custom`, an open map of plain values).
+// There is deliberately no source_fn_stack, as in torch 2.14 export (docs: pt2e-spec.md §6.4).
 // A GraphModule owns a Graph, the named parameters / buffers that get_attr nodes read (keyed by
 // the dotted module path, "conv1.weight"; the node is named conv1_weight), and the submodules that
 // call_module nodes run (observers inserted by prepare_pt2e: activation_post_process_k).
@@ -23,6 +23,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,10 +102,20 @@ struct NodeAnnotation {
   }
 };
 
+// node.meta["custom"]: named plain values a user or a tool attaches to a node (torchao's numeric
+// debugger writes "numeric_debug_handle" there). The passes carry it where torchao carries a node's
+// provenance: prepare_pt2e copies a node's to its output observer, convert_pt2e an observer's to the
+// quantize / dequantize nodes it becomes (DuplicateDQPass's copies and fold_quantize's constant keep
+// it, as node_copy and meta.update do); clone keeps every node's; nodes a rewrite keeps (fold_bn, the
+// QAT conv-bn rewrites) keep theirs.
+using MetaValue = std::variant<std::string, int64_t, double, bool>;
+using CustomMeta = std::map<std::string, MetaValue>;  // sorted by key
+
 struct Meta {
   std::optional<TensorMeta> val;
   std::vector<ModuleFrame> nn_module_stack;
   std::shared_ptr<const NodeAnnotation> quantization_annotation;
+  CustomMeta custom;
 };
 
 struct Node {

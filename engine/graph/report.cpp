@@ -80,6 +80,7 @@ Table diff_ops_table(const std::vector<OpDiffRow>& rows, const std::string& name
 
 std::vector<std::string> meta_keys(const Node& node) {
   std::vector<std::string> keys;
+  if (!node.meta.custom.empty()) keys.push_back("custom");
   if (node.op == OpKind::call_function || node.op == OpKind::call_module) keys.push_back("nn_module_stack");
   if (node.meta.quantization_annotation) keys.push_back("quantization_annotation");
   if (node.meta.val) keys.push_back("val");

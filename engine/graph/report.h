@@ -46,8 +46,8 @@ std::vector<OpDiffRow> diff_ops(const GraphModule& a, const GraphModule& b);
 Table diff_ops_table(const std::vector<OpDiffRow>& rows, const std::string& name_a = "a",
                      const std::string& name_b = "b");
 
-// Sorted keys of node.meta as torch would list them (seed M01-2: sorted(cat_node.meta)):
-// "nn_module_stack" on call_function / call_module nodes, "quantization_annotation" when set, "val"
+// Sorted keys of node.meta as torch would list them (seed M01-2: sorted(cat_node.meta)): "custom" when
+// something is in it, "nn_module_stack" on call_function / call_module nodes, "quantization_annotation" when set, "val"
 // when shape propagation filled it. There is never a "source_fn_stack".
 std::vector<std::string> meta_keys(const Node& node);
 

@@ -40,11 +40,15 @@ Node* call_before(GraphModule& gm, Node* anchor, const char* target, std::vector
   return gm.graph.insert_before(anchor, OpKind::call_function, target, std::move(args), "");
 }
 
-// q(input) -> dq with the same qparams; returns the dq.
+// q(input) -> dq with the same qparams, in place of the observer `anchor`; returns the dq. Both carry the
+// observer's meta.custom (torchao convert.py add_quantize_dequantize_node_info gives the q and dq nodes
+// the observer node's provenance).
 Node* quantize_dequantize(GraphModule& gm, Node* anchor, const char* q_target, const char* dq_target, QDQArgs a) {
   Node* q = call_before(gm, anchor, q_target, qdq_arg_list(a));
   a.input = q;
-  return call_before(gm, anchor, dq_target, qdq_arg_list(a));
+  Node* dq = call_before(gm, anchor, dq_target, qdq_arg_list(a));
+  q->meta.custom = dq->meta.custom = anchor->meta.custom;
+  return dq;
 }
 
 // Replaces one observer node; returns the node its users now read.
@@ -134,6 +138,7 @@ int fold_quantize_ops(GraphModule& gm) {
   for (size_t i = 0; i < foldable.size(); ++i) {
     Node* q = const_cast<Node*>(foldable[i]);
     Node* attr = buffer_before(gm, q, "_frozen_param", std::get<Tensor>(values[i].v));
+    attr->meta.custom = q->meta.custom;  // replace_node_with_constant: new_input_node.meta.update(node.meta)
     gm.graph.replace_all_uses_with(q, attr);
   }
   gm.graph.eliminate_dead_code();

@@ -1,6 +1,7 @@
 // test_graph_books.cpp — graph editing that keeps its own books: erasing a node drops what other
 // nodes' annotations say about it (so none holds a dangling Node*, and convert_pt2e needs no re-matching
-// by name).
+// by name), and node.meta["custom"] rides through prepare_pt2e / convert_pt2e / clone where torchao
+// carries a node's provenance.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -118,4 +119,51 @@ TEST_CASE("convert_pt2e: the folded weights' annotation entries are gone, every 
   for (const Node* n : c.graph.nodes())
     if (const QuantizationAnnotation* a = get_annotation(n))
       for (const auto& [in, spec] : a->input_qspec_map) CHECK(c.graph.contains(in));
+}
+
+TEST_CASE("meta.custom set after export rides through prepare, convert and clone as torchao carries it",
+          "[prepare][convert][books]") {
+  manual_seed(0);
+  const Model m = get_model("linear_sigmoid");
+  GraphModule gm = export_module(m, example_inputs(m, 2));
+  Node* linear = gm.graph.find("linear");
+  REQUIRE(linear);
+  const CustomMeta custom = {{"numeric_debug_handle", int64_t{7}}, {"tag", std::string("fc")}};
+  linear->meta.custom = custom;
+  CHECK(meta_keys(*linear) == std::vector<std::string>{"custom", "nn_module_stack", "val"});
+  XNNPACKQuantizer q;
+  q.set_global(get_symmetric_quantization_config());
+  GraphModule prepared = prepare_pt2e(gm, q);
+  const Node* pl = prepared.graph.find("linear");
+  CHECK(pl->meta.custom == custom);
+  // The output observer carries the node's (prepare.py _maybe_insert_output_observer_for_node); input
+  // observers carry nothing.
+  REQUIRE(pl->users().size() == 1);
+  const Node* out_obs = pl->users()[0];
+  CHECK(node_kind(*out_obs) == NodeKind::observer);
+  CHECK(out_obs->meta.custom == custom);
+  for (const Node* o : observer_nodes(prepared))
+    if (o != out_obs) CHECK(o->meta.custom.empty());
+  GraphModule copy = prepared.clone();
+  CHECK(copy.graph.find("linear")->meta.custom == custom);
+  CHECK(copy.graph.find(out_obs->name)->meta.custom == custom);
+  prepared.forward(example_inputs(m, 2));
+  GraphModule c = convert_pt2e(prepared);
+  const Node* cl = c.graph.find("linear");
+  CHECK(cl->meta.custom == custom);
+  // The observer became q -> dq; both carry its custom (convert.py add_quantize_dequantize_node_info).
+  REQUIRE(cl->users().size() == 1);
+  const Node* qn = cl->users()[0];
+  REQUIRE(node_kind(*qn) == NodeKind::quantize);
+  REQUIRE(qn->users().size() == 1);
+  const Node* dq = qn->users()[0];
+  CHECK(node_kind(*dq) == NodeKind::dequantize);
+  CHECK(qn->meta.custom == custom);
+  CHECK(dq->meta.custom == custom);
+  int others = 0;
+  for (const Node* n : c.graph.nodes())
+    if (n != cl && n != qn && n != dq) others += n->meta.custom.empty() ? 0 : 1;
+  CHECK(others == 0);
+  CHECK(c.clone().graph.find(dq->name)->meta.custom == custom);
+  CHECK(gm.graph.find("linear")->meta.custom == custom);  // prepare / convert work on copies
 }
