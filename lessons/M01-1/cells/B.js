@@ -11,9 +11,10 @@ show.table(table.headers, table.rows);
 const snr = pt.sqnr(gm.forward(ex), converted.forward(ex));
 show.text(tr(`output SQNR against the float graph: ${snr.toFixed(1)} dB`, `對浮點圖的輸出 SQNR：${snr.toFixed(1)} dB`));
 
-const q = (g, name) => g.nodes.filter((n) => n.target.startsWith(`quantized_decomposed.${name}.`));
-const qOut = q(converted, 'quantize_per_tensor').find((n) => n.args[0]?.node === 'relu');
-check(q(converted, 'quantize_per_tensor').length === table.rows.filter((r) => r[1] === 'HistogramObserver').length && q(converted, 'dequantize_per_channel').length === 1,
+const quantizes = converted.nodes.filter((n) => n.kind === 'quantize');
+const qOut = quantizes.find((n) => n.args[0]?.node === 'relu');
+const ops = pt.count_ops(converted);
+check(quantizes.length === table.rows.filter((r) => r[1] === 'HistogramObserver').length && ops.quantize_per_tensor === quantizes.length && ops.dequantize_per_channel === 1,
   tr('each activation observer became one quantize; the weight observer a dequantize_per_channel', '每個 activation observer 變成一個 quantize；weight observer 變成一個 dequantize_per_channel'));
 check(qOut && qOut.args[2] === qOut.args[3], tr('the quantize after relu puts its zero point at quant_min: relu outputs are never negative', 'relu 後面的 quantize 把 zero point 放在 quant_min：relu 的輸出不會是負的'));
 check((pt.count_ops(converted).batch_norm ?? 0) === 0 && converted.node('conv2d').users.join() === 'relu',

@@ -28,8 +28,8 @@ check(d1['<module:PerChannelMinMaxObserver>'] === weights,
   tr('one per-channel weight observer per conv weight', '每個 conv weight 各一個 per-channel weight observer'));
 check(pt.observer_nodes(converted).length === 0 && count(converted, 'quantize_per_tensor') + count(converted, 'dequantize_per_channel') === obs,
   tr('convert turns every observer into a quantize (activations) or a stored int8 weight with its dequantize_per_channel', 'convert 把每個 observer 換成 quantize（activation），或存成 int8 常數的 weight 加上 dequantize_per_channel'));
-const qx = converted.nodes.find((n) => n.target.startsWith('quantized_decomposed.quantize_per_tensor') && n.args[0]?.node === 'x');
-check(qx && qx.users.length === 2 && qx.users.every((u) => converted.node(u).target.includes('dequantize_per_tensor')),
+const qx = converted.nodes.find((n) => n.kind === 'quantize' && n.args[0]?.node === 'x');
+check(qx && qx.users.length === 2 && qx.users.every((u) => converted.node(u).kind === 'dequantize'),
   tr('x\'s quantize feeds two dequantize nodes, one per user (DuplicateDQPass)', 'x 的 quantize 接兩個 dequantize，一個 user 一個（DuplicateDQPass）'));
 check(count(converted, 'dequantize_per_tensor') === count(converted, 'quantize_per_tensor') + 1,
   tr('so there is one more dequantize_per_tensor than quantize_per_tensor', '所以 dequantize_per_tensor 比 quantize_per_tensor 多一個'));

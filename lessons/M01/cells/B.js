@@ -25,12 +25,12 @@ const offGrid = Math.max(...codes.map((c) => Math.abs(c - Math.round(c))));
 show.text(tr(`SQNR of the converted output against the float graph: ${snr.toFixed(1)} dB; output scale ${s.toPrecision(6)}, zero point ${z}; ${new Set(codes.map(Math.round)).size} distinct output codes`,
   `convert 後的輸出對浮點圖的 SQNR：${snr.toFixed(1)} dB；輸出的 scale ${s.toPrecision(6)}、zero point ${z}；輸出共 ${new Set(codes.map(Math.round)).size} 個不同的碼`));
 
-const isQ = (n) => /quantize/.test(n.target);
+const isQ = (n) => n.kind === 'quantize' || n.kind === 'dequantize';
 check(pt.observer_nodes(prepared).length === table.rows.length && table.rows.map((r) => r[2]).sort().join() === ['conv_weight', 'relu', 'x'].join(),
   tr('prepare puts observers on the conv\'s input, its weight and the relu\'s output — not between conv and relu', 'prepare 在 conv 的輸入、weight 與 relu 的輸出放 observer——conv 與 relu 之間沒有'));
-check(pt.observer_nodes(converted).length === 0 && converted.nodes.filter((n) => n.op === 'call_function' && isQ(n)).length === 2 * (table.rows.length - 1) + 1,
+check(pt.observer_nodes(converted).length === 0 && converted.nodes.filter(isQ).length === 2 * (table.rows.length - 1) + 1,
   tr('convert: each activation observer became a quantize + dequantize pair, the weight observer a dequantize of a stored int8 weight', 'convert：每個 activation observer 變成一對 quantize + dequantize，weight observer 變成存好的 int8 weight 加一個 dequantize'));
-check(converted.nodes.some((n) => n.op === 'get_attr' && n.meta.dtype === 'int8' && n.users.some((u) => /dequantize_per_channel/.test(converted.node(u).target))),
+check(converted.nodes.some((n) => n.op === 'get_attr' && n.meta.dtype === 'int8' && n.users.some((u) => converted.node(u).kind === 'dequantize')),
   tr('the weight is now an int8 constant', 'weight 現在是 int8 常數'));
 check(offGrid < 1e-3 && codes.every((c) => c > -128.5 && c < 127.5),
   tr('every output value is scale × (q − zero point) for an int8 q: the output lives on the grid of section A', '每個輸出值都是 scale × (q − zero point)，q 為 int8：輸出落在 A 段的格點上'));

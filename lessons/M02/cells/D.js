@@ -8,9 +8,9 @@ const nodes = converted.nodes;
 const byName = Object.fromEntries(nodes.map((n) => [n.name, n]));
 const sd = Object.fromEntries(converted.state_dict().map((e) => [e.name, e.tensor]));
 const attr = (arg) => sd[byName[arg.node].target];           // a get_attr argument's tensor
-const qOf = (src) => nodes.find((n) => n.target.startsWith('quantized_decomposed.quantize_per_tensor') && n.args[0]?.node === src);
+const qOf = (src) => nodes.find((n) => n.kind === 'quantize' && n.args[0]?.node === src);
 const qIn = qOf('x'), qOut = qOf('relu');
-const dqW = nodes.find((n) => n.target.startsWith('quantized_decomposed.dequantize_per_channel'));
+const dqW = nodes.find((n) => n.kind === 'dequantize' && byName[n.args[0].node].kind === 'get_attr');   // the weight's
 const wScale = attr(dqW.args[1]).data(), wInt = attr(dqW.args[0]).data();
 const handWInt = pt.quantize_per_channel(weight, qp.w.scale, qp.w.zero_point, 0, -127, 127, 'int8').data();
 const f = (s, z) => `${s.toPrecision(6)} / ${z}`;

@@ -3,7 +3,7 @@
 const Q = state.MyQuantizer;
 const tr = ctx.tr;
 if (typeof Q !== 'function') throw new pt.TypeError('state.MyQuantizer is not set: define the class in the exercise cell');
-const isObs = (n) => n.op === 'call_module' && n.target.startsWith('activation_post_process');
+const isObs = (n) => n.kind === 'observer';
 const argNodes = (n) => n.args.flat().filter((a) => a && typeof a === 'object' && 'node' in a).map((a) => a.node);
 
 // The graph annotate() sees, and the expected observed edges under the rules.

@@ -31,7 +31,7 @@ check(t.length === 1 && p.observer(t[0][0]).calculate_qparams().scale[0] === s, 
 check(stats.every((r) => r.inErr <= s / 2), { en: 'inside the Q3.12 range every output is within half a step (2^-13)', 'zh-TW': '在 Q3.12 範圍內，每個輸出的誤差都不超過半格（2^-13）' });
 check(stats[1].out > stats[0].out && stats[1].outOk, { en: 'outputs beyond the contract clip to its ends, they do not stretch the scale', 'zh-TW': '超出約定範圍的輸出被截在兩端，而不是把 scale 撐大' });
 const c = pt.convert_pt2e(p);
-const q = c.nodes.find((n) => n.target === 'quantized_decomposed.quantize_per_tensor.default');
+const q = c.nodes.find((n) => n.kind === 'quantize');
 show.text(`convert_pt2e: ${q.name}(${q.args[0].node}, ${q.args.slice(1).join(', ')})`);
 check(q.args[1] === q312.scale && q.args[2] === q312.zero_point && q.args[3] === q312.quant_min && q.args[4] === q312.quant_max,
   { en: 'after convert the output is quantized with exactly the contract\'s numbers', 'zh-TW': 'convert 之後，輸出用的正是約定的那組數字量化' });
