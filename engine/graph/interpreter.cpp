@@ -39,42 +39,42 @@ const std::vector<Tensor>& OpArgs::tensors(size_t i) const {
   bad_arg(i, "list of Tensors", values[i]);
 }
 
+namespace {
+// Argument i as `what` through `read` (nullopt when its kind does not fit), or `dflt` when omitted / None.
+template <class T, class Read>
+T read_arg(const OpArgs& a, size_t i, const std::optional<T>& dflt, const char* what, Read read) {
+  if (!a.has(i)) {
+    if (dflt) return *dflt;
+    throw TypeError(std::string("missing required ") + what + " argument " + std::to_string(i));
+  }
+  if (std::optional<T> v = read(a.values[i].v)) return *v;
+  bad_arg(i, what, a.values[i]);
+}
+
+template <class T> std::optional<T> exactly(const Value::Variant& v) {
+  if (auto* x = std::get_if<T>(&v)) return *x;
+  return std::nullopt;
+}
+}  // namespace
+
 int64_t OpArgs::integer(size_t i, std::optional<int64_t> dflt) const {
-  if (!has(i)) {
-    if (dflt) return *dflt;
-    throw TypeError("missing required int argument " + std::to_string(i));
-  }
-  if (auto* x = std::get_if<int64_t>(&values[i].v)) return *x;
-  bad_arg(i, "int", values[i]);
+  return read_arg(*this, i, dflt, "int", exactly<int64_t>);
 }
 
-double OpArgs::number(size_t i, std::optional<double> dflt) const {
-  if (!has(i)) {
-    if (dflt) return *dflt;
-    throw TypeError("missing required float argument " + std::to_string(i));
-  }
-  if (auto* x = std::get_if<double>(&values[i].v)) return *x;
-  if (auto* x = std::get_if<int64_t>(&values[i].v)) return static_cast<double>(*x);
-  bad_arg(i, "float", values[i]);
+double OpArgs::number(size_t i, std::optional<double> dflt) const {  // an int is a float too
+  return read_arg(*this, i, dflt, "float", [](const Value::Variant& v) {
+    if (auto x = exactly<int64_t>(v)) return std::optional<double>(static_cast<double>(*x));
+    return exactly<double>(v);
+  });
 }
 
-bool OpArgs::boolean(size_t i, std::optional<bool> dflt) const {
-  if (!has(i)) {
-    if (dflt) return *dflt;
-    throw TypeError("missing required bool argument " + std::to_string(i));
-  }
-  if (auto* x = std::get_if<bool>(&values[i].v)) return *x;
-  bad_arg(i, "bool", values[i]);
-}
+bool OpArgs::boolean(size_t i, std::optional<bool> dflt) const { return read_arg(*this, i, dflt, "bool", exactly<bool>); }
 
-std::vector<int64_t> OpArgs::ints(size_t i, std::optional<std::vector<int64_t>> dflt) const {
-  if (!has(i)) {
-    if (dflt) return *dflt;
-    throw TypeError("missing required int list argument " + std::to_string(i));
-  }
-  if (auto* x = std::get_if<std::vector<int64_t>>(&values[i].v)) return *x;
-  if (auto* x = std::get_if<int64_t>(&values[i].v)) return {*x};
-  bad_arg(i, "int list", values[i]);
+std::vector<int64_t> OpArgs::ints(size_t i, std::optional<std::vector<int64_t>> dflt) const {  // an int is [int]
+  return read_arg(*this, i, dflt, "int list", [](const Value::Variant& v) {
+    if (auto x = exactly<int64_t>(v)) return std::optional<std::vector<int64_t>>(std::vector<int64_t>{*x});
+    return exactly<std::vector<int64_t>>(v);
+  });
 }
 
 // ---- the target table ------------------------------------------------------------------------------
