@@ -19,7 +19,7 @@ namespace {
 // The convs torchao's _fuse_conv_bn_qat / _fold_conv_bn_qat build patterns for (F.conv1d, F.conv2d,
 // F.conv_transpose1d, F.conv_transpose2d in qat_utils.py): the 1-d / 2-d part of
 // _is_conv_or_conv_transpose_node.
-constexpr std::array kQatConvs = {target::conv1d, target::conv2d, target::conv_transpose1d, target::conv_transpose2d};
+constexpr std::array qat_convs = {target::conv1d, target::conv2d, target::conv_transpose1d, target::conv_transpose2d};
 
 // The shape of a node's value: meta.val, or the tensor of a get_attr.
 std::optional<Shape> shape_of(const GraphModule& gm, const Node* n) {
@@ -120,7 +120,7 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
 }
 
 bool fusable(const Node* conv) {
-  if (!is_call(conv, kQatConvs) || conv->users().size() != 1) return false;
+  if (!is_call(conv, qat_convs) || conv->users().size() != 1) return false;
   const Node* bn = conv->users()[0];
   if (!is_call(bn, target::batch_norm) || arg_node(bn, 0) != conv || bn->args().size() < 5) return false;
   for (size_t i = 1; i <= 4; ++i)
@@ -166,7 +166,7 @@ std::optional<QuantizedPattern> match_quantized(Node* bn) {
   }
   if (!is_call(y, target::div)) return std::nullopt;
   Node* conv = arg_node(y, 0);
-  if (!is_call(conv, kQatConvs) || !only_user(conv, y)) return std::nullopt;
+  if (!is_call(conv, qat_convs) || !only_user(conv, y)) return std::nullopt;
   p.conv = conv;
   const auto wq = qdq_source(arg_node(conv, 1));
   if (!wq || !is_call(wq->second, target::mul) || !only_user(wq->second, wq->first)) return std::nullopt;

@@ -19,9 +19,11 @@ using X86Annotation = X86InductorQuantizationAnnotation;
 // int8_in_int8_out_ops, default_quantizable_ops and quantizable_ops are group::x86_* (graph/targets.h).
 // The module types of torchao's partitions (torch.nn.Conv2d, nn.BatchNorm2d, nn.ReLU, ...) are matched by
 // what they become in an exported graph: group::relu and the other unary groups, group::add, and these.
-constexpr std::array kConv2d = {target::conv2d};
-constexpr std::array kConv1d = {target::conv1d};
-constexpr std::array kBatchNorm2d = {target::batch_norm};
+namespace nn_type {
+constexpr std::array conv2d = {target::conv2d};          // torch.nn.Conv2d
+constexpr std::array conv1d = {target::conv1d};          // torch.nn.Conv1d
+constexpr std::array batch_norm2d = {target::batch_norm};  // torch.nn.BatchNorm2d
+}  // namespace nn_type
 
 // ---- annotations ------------------------------------------------------------------------------------
 
@@ -100,7 +102,7 @@ Node* extra_binary_input(const Node* producer, const Node* binary) {
 
 // QAT: conv2d -> batch_norm [-> add] [-> relu] / [-> unary]; the batch norm is not folded yet.
 void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<TargetGroup> types{kConv2d, kBatchNorm2d, group::add};
+  std::vector<TargetGroup> types{nn_type::conv2d, nn_type::batch_norm2d, group::add};
   if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *conv = m[0], *bn = m[1], *add = m[2], *relu = with_relu ? m[3] : nullptr;
@@ -143,12 +145,12 @@ void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, c
   annotate_qat_conv_bn_binary(gm, config, filter, true);
   annotate_qat_conv_bn_binary(gm, config, filter, false);
   for (TargetGroup unary : {TargetGroup(group::relu), TargetGroup(group::hardtanh), TargetGroup(group::hardswish), TargetGroup(group::relu6), TargetGroup(group::silu)})
-    annotate_qat_conv_bn_tail(gm, config, filter, {kConv2d, kBatchNorm2d, unary});
-  annotate_qat_conv_bn_tail(gm, config, filter, {kConv2d, kBatchNorm2d});
+    annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d, unary});
+  annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d});
 }
 
 void annotate_conv2d_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<TargetGroup> types{kConv2d, group::add};
+  std::vector<TargetGroup> types{nn_type::conv2d, group::add};
   if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *conv = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
@@ -189,12 +191,12 @@ void annotate_weighted_unary(GraphModule& gm, const Config& config, const Filter
 
 void annotate_conv2d_unary(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_weighted_unary(gm, config, filter,
-                          {{kConv2d, group::relu},
-                           {kConv2d, group::hardtanh},
-                           {kConv2d, group::hardswish},
-                           {kConv2d, group::relu6},
-                           {kConv2d, group::silu},
-                           {kConv1d, group::relu}});
+                          {{nn_type::conv2d, group::relu},
+                           {nn_type::conv2d, group::hardtanh},
+                           {nn_type::conv2d, group::hardswish},
+                           {nn_type::conv2d, group::relu6},
+                           {nn_type::conv2d, group::silu},
+                           {nn_type::conv1d, group::relu}});
 }
 
 void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, TargetGroup targets) {
@@ -207,7 +209,7 @@ void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const
   annotate_conv2d_binary(gm, config, filter, true);
   annotate_conv2d_binary(gm, config, filter, false);
   annotate_conv2d_unary(gm, config, filter);
-  annotate_single_weighted(gm, config, filter, kConv2d);
+  annotate_single_weighted(gm, config, filter, nn_type::conv2d);
 }
 
 // ---- linear patterns ----------------------------------------------------------------------------------

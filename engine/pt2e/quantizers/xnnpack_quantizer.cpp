@@ -52,8 +52,8 @@ bool filtered_out(const NodeFilter& filter, const std::vector<Node*>& nodes) {
 // The convs the plain conv annotator and the conv+bn patterns match: _annotate_conv lists conv1d /
 // conv2d; _do_annotate_conv_bn builds its patterns from F.conv1d / F.conv2d (F.conv_transpose1d /
 // F.conv_transpose2d for the transpose variants).
-constexpr std::array kConv1d2d = {target::conv1d, target::conv2d};
-constexpr std::array kConvTranspose1d2d = {target::conv_transpose1d, target::conv_transpose2d};
+constexpr std::array conv_1d_2d = {target::conv1d, target::conv2d};
+constexpr std::array conv_transpose_1d_2d = {target::conv_transpose1d, target::conv_transpose2d};
 
 // {act, weight, bias (when a Node)} of a conv / linear node, and the partition [extra..., op, weight, bias].
 struct WeightedOp {
@@ -113,7 +113,7 @@ void annotate_op_relu(GraphModule& gm, const std::optional<QuantizationConfig>& 
 
 void annotate_conv(GraphModule& gm, const std::optional<QuantizationConfig>& config, const NodeFilter& filter) {
   for (Node* n : gm.graph.nodes()) {
-    if (!is_call(n, kConv1d2d)) continue;
+    if (!is_call(n, conv_1d_2d)) continue;
     WeightedOp w = weighted_op_inputs(n, config, {});
     if (is_annotated(w.partition) || filtered_out(filter, w.partition)) continue;
     set_annotation(n, std::move(w.inputs), as_qspec(get_output_act_qspec(config)));
@@ -127,7 +127,7 @@ void annotate_conv(GraphModule& gm, const std::optional<QuantizationConfig>& con
 void annotate_conv_bn(GraphModule& gm, const std::optional<QuantizationConfig>& config, const NodeFilter& filter,
                       bool has_relu, bool transpose) {
   for (Node* conv : gm.graph.nodes()) {
-    if (!is_call(conv, transpose ? TargetGroup(kConvTranspose1d2d) : TargetGroup(kConv1d2d)) ||
+    if (!is_call(conv, transpose ? TargetGroup(conv_transpose_1d_2d) : TargetGroup(conv_1d_2d)) ||
         conv->users().size() != 1)
       continue;
     Node* bn = conv->users()[0];
