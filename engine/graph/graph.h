@@ -19,7 +19,8 @@
 // Every mutation (insert_before / insert_after, replace_all_uses_with, erase_node,
 // eliminate_dead_code) keeps users consistent, and erasing a node drops what other nodes'
 // annotations say about it; lint() checks order, membership and names.
-// Run a graph with graph/interpreter.h; passes in graph/passes.h; tables in graph/report.h.
+// Targets, op groups, node kinds and node predicates in graph/targets.h; run a graph with
+// graph/interpreter.h; passes in graph/passes.h; tables in graph/report.h.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -20,8 +20,9 @@
 //    (§8.1, the BN's own eps) and removed — a converted QAT graph looks like a converted PTQ graph.
 // 2. DuplicateDQPass: a dequantize with several users gets one copy per user whose annotation is
 //    valid (the affine dynamic choose_qparams pattern stays shared); the original goes if unused.
-// 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated and replaced
-//    by a get_attr of the int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
+// 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated through the
+//    interpreter's op table (graph/interpreter.h evaluate_constants) and replaced by a get_attr of the
+//    int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
 // 4. dead code and unused submodules are removed.
 // The ops' arguments are laid out and read back by graph/quantized_decomposed.h (qdq_arg_list, qdq_args;
 // the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
