@@ -46,7 +46,7 @@ std::string Arg::str() const {
 
 namespace {
 // Calls f(Node*) for every node reference in the args, including inside node lists.
-template <class F> void for_each_node_arg(const std::vector<Arg>& args, F f) {
+template <class F> void for_each_input_node(const std::vector<Arg>& args, F f) {
   for (const Arg& a : args) {
     if (Node* n = a.node()) f(n);
     if (auto* ns = std::get_if<std::vector<Node*>>(&a.v))
@@ -57,7 +57,7 @@ template <class F> void for_each_node_arg(const std::vector<Arg>& args, F f) {
 
 std::vector<Node*> Node::all_input_nodes() const {
   std::vector<Node*> out;
-  for_each_node_arg(args_, [&](Node* n) {
+  for_each_input_node(args_, [&](Node* n) {
     if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   });
   return out;
@@ -83,7 +83,7 @@ std::string Graph::unique_name(const std::string& hint) const {
 
 namespace {
 // The name a node gets when none is given: a call_function is named after its op
-// ("aten.conv2d.default" -> "conv2d"), anything else after its target.
+// (aten.conv2d.default -> conv2d), anything else after its target.
 std::string default_name(OpKind op, const std::string& target) {
   if (op != OpKind::call_function) return target;
   size_t a = target.find('.'), b = target.rfind('.');
@@ -99,7 +99,7 @@ size_t Graph::position(const Node* node, const char* what) const {
 
 Node* Graph::insert_at(size_t pos, OpKind op, const std::string& target, std::vector<Arg> args,
                        const std::string& name) {
-  for_each_node_arg(args, [&](Node* n) {
+  for_each_input_node(args, [&](Node* n) {
     if (!contains(n))
       throw RuntimeError("create node '" + (name.empty() ? target : name) + "': argument %" + n->name +
                          " is not a node of this graph (dangling argument)");
@@ -168,7 +168,7 @@ void Graph::drop_uses(Node* node) {
 
 void Graph::set_args(Node* node, std::vector<Arg> args) {
   position(node, "set_args");
-  for_each_node_arg(args, [&](Node* n) {
+  for_each_input_node(args, [&](Node* n) {
     if (!contains(n))
       throw RuntimeError("set_args of node " + node->name + ": argument %" + n->name +
                          " is not a node of this graph (dangling argument)");
@@ -209,6 +209,10 @@ void Graph::erase_node(Node* node) {
     for (Node* u : node->users_) names += (names.empty() ? "" : ", ") + u->name;
     throw RuntimeError("erase_node: node " + node->name + " still has users (" + names + ")");
   }
+  const auto without_node = [node](const Node* n) { return n == node ? nullptr : const_cast<Node*>(n); };
+  for (const auto& other : nodes_)
+    if (const auto& a = other->meta.quantization_annotation; a && other.get() != node && a->refers_to(node))
+      if (auto r = a->with_nodes_remapped(without_node)) other->meta.quantization_annotation = std::move(r);
   drop_uses(node);
   nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(pos));
 }
@@ -270,7 +274,7 @@ void Graph::lint() const {
     }
     // Pointers are checked for membership before they are dereferenced.
     std::vector<Node*> inputs;
-    for_each_node_arg(n->args_, [&](Node* in) { inputs.push_back(in); });
+    for_each_input_node(n->args_, [&](Node* in) { inputs.push_back(in); });
     for (Node* in : inputs) {
       auto it = pos.find(in);
       if (it == pos.end())
@@ -285,7 +289,7 @@ void Graph::lint() const {
           stack.pop_back();
           if (cur == n) cycle = true;
           if (!pos.count(cur) || !seen.insert(cur).second) continue;
-          for_each_node_arg(cur->args_, [&](Node* next) { stack.push_back(next); });
+          for_each_input_node(cur->args_, [&](Node* next) { stack.push_back(next); });
         }
         throw RuntimeError("lint: node " + n->name + " uses %" + in->name +
                            (cycle ? ", which depends on it (cycle)" : ", which comes after it (not topological)"));

@@ -1,24 +1,26 @@
 // graph.h — the exported-program IR: Node, Graph, GraphModule (shaped like torch.export's graph).
 //
 // A Graph is an ordered list of Nodes. Each Node has a unique `name`, an `op` kind (placeholder,
-// get_attr, call_function, call_module, output), a `target` ("aten.conv2d.default", "conv1.weight",
+// get_attr, call_function, call_module, output), a `target` (target::conv2d, "conv1.weight",
 // "activation_post_process_0", ...), positional `args` (node references, ints, floats, bools, int
 // lists, node lists, None), its `users` (kept in sync by the Graph) and `meta` (val = shape + dtype,
-// nn_module_stack, and a slot for the quantizer's annotation). There is deliberately no
-// source_fn_stack, as in torch 2.14 export (docs: pt2e-spec.md §6.4).
+// nn_module_stack, a slot for the quantizer's annotation, and `custom`, an open map of plain values).
+// There is deliberately no source_fn_stack, as in torch 2.14 export (docs: pt2e-spec.md §6.4).
 // A GraphModule owns a Graph, the named parameters / buffers that get_attr nodes read (keyed by
 // the dotted module path, "conv1.weight"; the node is named conv1_weight), and the submodules that
 // call_module nodes run (observers inserted by prepare_pt2e: activation_post_process_k).
 //
 //   pt::GraphModule gm;
 //   pt::Node* x = gm.graph.placeholder("x");
-//   pt::Node* r = gm.graph.call_function("aten.relu.default", {x});     // named "relu"
+//   pt::Node* r = gm.graph.call_function(pt::target::relu, {x});        // named "relu" (graph/targets.h)
 //   gm.graph.output({r});
 //   gm.graph.lint();                                                    // typed errors name the node
 //
 // Every mutation (insert_before / insert_after, replace_all_uses_with, erase_node,
-// eliminate_dead_code) keeps users consistent; lint() checks order, membership and names.
-// Run a graph with graph/interpreter.h; passes in graph/passes.h; tables in graph/report.h.
+// eliminate_dead_code) keeps users consistent, and erasing a node drops what other nodes'
+// annotations say about it; lint() checks order, membership and names.
+// Targets, op groups, node kinds and node predicates in graph/targets.h; run a graph with
+// graph/interpreter.h; passes in graph/passes.h; tables in graph/report.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -86,19 +88,35 @@ struct NodeAnnotation {
   virtual std::vector<std::pair<std::string, std::string>> input_spec_labels() const = 0;
   virtual std::string output_spec_label() const = 0;  // "NoneType" when the output is not quantized
   virtual bool annotated() const = 0;                 // the `_annotated` flag
-  // For GraphModule::clone(): a copy whose node references go through `map` (old node -> its copy);
-  // nullptr (the default) keeps sharing this object.
+  // For GraphModule::clone() and Graph::erase_node(): a copy whose node references go through `map`
+  // (old node -> its copy, or nullptr for a node that is gone: what refers to it is dropped); nullptr
+  // (the default) keeps sharing this object.
   virtual std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
       const std::function<Node*(const Node*)>& map) const {
     (void)map;
     return nullptr;
   }
+  // Whether the annotation names `node` (an input key, a Shared / Derived spec's edge or node).
+  virtual bool refers_to(const Node* node) const {
+    (void)node;
+    return false;
+  }
 };
+
+// node.meta["custom"]: named plain values a user or a tool attaches to a node (torchao's numeric
+// debugger writes "numeric_debug_handle" there). The passes carry it where torchao carries a node's
+// provenance: prepare_pt2e copies a node's to its output observer, convert_pt2e an observer's to the
+// quantize / dequantize nodes it becomes (DuplicateDQPass's copies and fold_quantize's constant keep
+// it, as node_copy and meta.update do); clone keeps every node's; nodes a rewrite keeps (fold_bn, the
+// QAT conv-bn rewrites) keep theirs.
+using MetaValue = std::variant<std::string, int64_t, double, bool>;
+using CustomMeta = std::map<std::string, MetaValue>;  // sorted by key
 
 struct Meta {
   std::optional<TensorMeta> val;
   std::vector<ModuleFrame> nn_module_stack;
   std::shared_ptr<const NodeAnnotation> quantization_annotation;
+  CustomMeta custom;
 };
 
 struct Node {
@@ -144,7 +162,10 @@ class Graph {
   // returns the users changed.
   std::vector<Node*> replace_all_uses_with(Node* old_node, Node* replacement,
                                            const std::function<bool(Node*)>& keep = nullptr);
-  void erase_node(Node* node);  // RuntimeError if the node still has users
+  // RuntimeError if the node still has users. The annotations of other nodes that name it are
+  // rewritten without it (NodeAnnotation::with_nodes_remapped with the node mapped to nullptr), so no
+  // annotation is left holding a dangling Node*.
+  void erase_node(Node* node);
   // Removes call_function / call_module / get_attr nodes without users, repeatedly; returns how many.
   int eliminate_dead_code();
 

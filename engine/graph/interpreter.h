@@ -1,13 +1,15 @@
 // interpreter.h — runs a GraphModule node by node, and the one target table it dispatches on.
 //
-// The op table maps a call_function target ("aten.conv2d.default", "getitem") to a small function
-// over runtime Values; the aten float ops of engine/ops are registered on first use. Other rooms
-// add their targets with register_op (pt2e registers quantized_decomposed.* there) — this table is
-// the graph room's one documented global. call_module nodes run GraphModule submodules (observers).
+// The op table maps a call_function target (graph/targets.h: target::conv2d, target::getitem, ...) to
+// a small function over runtime Values. It holds every op the engine runs from start-up: the aten
+// float ops of engine/ops and the quantized_decomposed ops (graph/quantized_decomposed.h, over
+// engine/quant). register_op adds or replaces a target (a test's own op) — this table is the graph
+// room's one documented global. call_module nodes run GraphModule submodules (observers).
 //
 //   std::vector<pt::Tensor> out = pt::run_graph(gm, {x});
 //   pt::run_graph(gm, {x}, [](const pt::Node& n, const pt::Value& v) { ... });  // per-node hook
 //   pt::propagate_shapes(gm, {x});                                               // fills meta.val
+//   std::vector<pt::Value> v = pt::evaluate_constants(gm, {q});                   // constant folding
 //
 // Errors raised by an op come back as the same typed error with "node <name> (<target>): " in front;
 // an unknown target is a NotImplementedError naming the node.
@@ -61,6 +63,11 @@ using NodeHook = std::function<void(const Node& node, const Value& value)>;
 // Runs the graph on `inputs` (one per placeholder, in order); returns the output node's tensors.
 // `on_node` (optional) sees every node's value right after it is computed.
 std::vector<Tensor> run_graph(GraphModule& gm, const std::vector<Tensor>& inputs, const NodeHook& on_node = nullptr);
+
+// Evaluates `nodes` and what they read, which must be get_attr nodes and call_functions of such nodes
+// (a placeholder or submodule among them is a ValueError), through the same op table; returns their
+// values in the order asked. Constant folding (convert_pt2e's fold_quantize) runs on this.
+std::vector<Value> evaluate_constants(const GraphModule& gm, const std::vector<const Node*>& nodes);
 
 // Runs the graph and records each node's output shape and dtype in meta.val (tuple outputs and
 // None leave it empty).

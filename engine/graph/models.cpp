@@ -10,6 +10,7 @@
 #include "core/generator.h"
 #include "core/nn_init.h"
 #include "graph/interpreter.h"
+#include "graph/targets.h"
 
 namespace pt {
 
@@ -63,21 +64,17 @@ Layer linear(const std::string& fqn, int64_t in, int64_t out) {
   return l;
 }
 
-constexpr const char* kRelu = "aten.relu.default";
-constexpr const char* kAdd = "aten.add.Tensor";
-constexpr const char* kMaxPool = "aten.max_pool2d.default";
-
 // F.max_pool2d(x, 2): aten.max_pool2d.default(x, [2, 2], [2, 2])
 Node* max_pool2(ModelTracer& t, Node* x) {
   const std::vector<int64_t> two{2, 2};
-  return t.call(kMaxPool, {x, two, two});
+  return t.call(target::max_pool2d, {x, two, two});
 }
 
 // conv -> relu
 Model conv_relu() {
   Model m = new_model("conv_relu", "ConvReLU", {3, 16, 16});
   m.layers.push_back(conv("conv", 3, 8, 3, 1, true));
-  m.forward = [](ModelTracer& t, Node* x) { return t.call(kRelu, {t.layer("conv", x)}); };
+  m.forward = [](ModelTracer& t, Node* x) { return t.call(target::relu, {t.layer("conv", x)}); };
   return m;
 }
 
@@ -86,7 +83,7 @@ Model stem() {
   Model m = new_model("stem", "Stem", {3, 16, 16});
   m.layers.push_back(conv("conv", 3, 16, 3, 1, false));
   m.layers.push_back(batch_norm("bn", 16));
-  m.forward = [](ModelTracer& t, Node* x) { return t.call(kRelu, {t.layer("bn", t.layer("conv", x))}); };
+  m.forward = [](ModelTracer& t, Node* x) { return t.call(target::relu, {t.layer("bn", t.layer("conv", x))}); };
   return m;
 }
 
@@ -100,9 +97,9 @@ Model residual(int64_t ch) {
   m.layers.push_back(conv("conv2", ch, ch, 3, 1, false));
   m.layers.push_back(batch_norm("bn2", ch));
   m.forward = [](ModelTracer& t, Node* x) {
-    Node* y = t.call(kRelu, {t.layer("bn1", t.layer("conv1", x))});
+    Node* y = t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))});
     y = t.layer("bn2", t.layer("conv2", y));
-    return t.call(kRelu, {t.call(kAdd, {y, x})});
+    return t.call(target::relu, {t.call(target::add, {y, x})});
   };
   return m;
 }
@@ -114,12 +111,12 @@ Model cat_pool() {
   m.layers.push_back(conv("b", 3, 8, 3, 1, true));
   m.layers.push_back(conv("out", 16, 8, 3, 1, true));
   m.forward = [](ModelTracer& t, Node* x) {
-    Node* a = t.call(kRelu, {t.layer("a", x)});
-    Node* b = t.call(kRelu, {t.layer("b", x)});
-    Node* c = t.call("aten.cat.default", {std::vector<Node*>{a, b}, 1});
+    Node* a = t.call(target::relu, {t.layer("a", x)});
+    Node* b = t.call(target::relu, {t.layer("b", x)});
+    Node* c = t.call(target::cat, {std::vector<Node*>{a, b}, 1});
     Node* y = t.layer("out", max_pool2(t, c));
-    Node* mean = t.call("aten.mean.dim", {y, std::vector<int64_t>{2, 3}, true});
-    return t.call(kAdd, {y, mean});
+    Node* mean = t.call(target::mean_dim, {y, std::vector<int64_t>{2, 3}, true});
+    return t.call(target::add, {y, mean});
   };
   return m;
 }
@@ -138,13 +135,13 @@ Model tiny() {
   m.layers.push_back(batch_norm("bn4", 32));
   m.layers.push_back(linear("fc", 32, 4));
   m.forward = [](ModelTracer& t, Node* x) {
-    x = max_pool2(t, t.call(kRelu, {t.layer("bn1", t.layer("conv1", x))}));
-    Node* y = t.call(kRelu, {t.layer("bn2", t.layer("conv2", x))});
+    x = max_pool2(t, t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))}));
+    Node* y = t.call(target::relu, {t.layer("bn2", t.layer("conv2", x))});
     y = t.layer("bn3", t.layer("conv3", y));
-    x = max_pool2(t, t.call(kRelu, {t.call(kAdd, {y, x})}));
-    x = t.call(kRelu, {t.layer("bn4", t.layer("conv4", x))});
-    x = t.call("aten.adaptive_avg_pool2d.default", {x, std::vector<int64_t>{1, 1}});
-    x = t.call("aten.flatten.using_ints", {x, 1});
+    x = max_pool2(t, t.call(target::relu, {t.call(target::add, {y, x})}));
+    x = t.call(target::relu, {t.layer("bn4", t.layer("conv4", x))});
+    x = t.call(target::adaptive_avg_pool2d, {x, std::vector<int64_t>{1, 1}});
+    x = t.call(target::flatten, {x, 1});
     return t.layer("fc", x);
   };
   return m;
@@ -154,7 +151,7 @@ Model tiny() {
 Model linear_sigmoid() {
   Model m = new_model("linear_sigmoid", "LinearSigmoid", {16});
   m.layers.push_back(linear("fc", 16, 8));
-  m.forward = [](ModelTracer& t, Node* x) { return t.call("aten.sigmoid.default", {t.layer("fc", x)}); };
+  m.forward = [](ModelTracer& t, Node* x) { return t.call(target::sigmoid, {t.layer("fc", x)}); };
   return m;
 }
 
@@ -163,7 +160,7 @@ Model mlp() {
   Model m = new_model("mlp", "MLP", {16});
   m.layers.push_back(linear("fc1", 16, 32));
   m.layers.push_back(linear("fc2", 32, 4));
-  m.forward = [](ModelTracer& t, Node* x) { return t.layer("fc2", t.call(kRelu, {t.layer("fc1", x)})); };
+  m.forward = [](ModelTracer& t, Node* x) { return t.layer("fc2", t.call(target::relu, {t.layer("fc1", x)})); };
   return m;
 }
 
@@ -223,13 +220,13 @@ Node* ModelTracer::layer(const std::string& fqn, Node* x) {
     for (size_t i = 0; i < 4; ++i)
       if (keep[i]) size = 4 + i;
     args.resize(size);
-    n = gm_.graph.call_function("aten.conv2d.default", std::move(args));
+    n = gm_.graph.call_function(target::conv2d, std::move(args));
   } else if (l.type == kBatchNorm2d) {
-    n = gm_.graph.call_function("aten.batch_norm.default",
+    n = gm_.graph.call_function(target::batch_norm,
                                 {x, attr(fqn, "weight"), attr(fqn, "bias"), attr(fqn, "running_mean"),
                                  attr(fqn, "running_var"), false, l.momentum, l.eps, true});
   } else {
-    n = gm_.graph.call_function("aten.linear.default", {x, attr(fqn, "weight"), attr(fqn, "bias")});
+    n = gm_.graph.call_function(target::linear, {x, attr(fqn, "weight"), attr(fqn, "bias")});
   }
   n->meta.nn_module_stack = {{fqn, l.type}};
   return n;

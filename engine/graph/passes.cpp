@@ -3,11 +3,10 @@
 
 #include <cmath>
 
+#include "graph/targets.h"
+
 namespace pt {
 namespace {
-
-constexpr const char* kBatchNorm = "aten.batch_norm.default";
-constexpr const char* kBatchNormLegit = "aten._native_batch_norm_legit_no_training.default";
 
 // Argument i of `node` if it is a get_attr node, else nullptr (None, missing, or computed: the pass
 // only folds constant parameters).
@@ -19,21 +18,21 @@ const Node* attr_arg(const Node* node, size_t i) {
 
 bool folds_into(const Node* bn) {
   if (bn->op != OpKind::call_function || bn->args().empty()) return false;
-  if (bn->target == kBatchNorm) {
+  if (is_call(bn, target::batch_norm)) {
     // training flag (arg 5) must be False.
     if (bn->args().size() > 5) {
       auto* t = std::get_if<bool>(&bn->args()[5].v);
       if (!t || *t) return false;
     }
-  } else if (bn->target != kBatchNormLegit) {
+  } else if (!is_call(bn, target::native_batch_norm_legit_no_training)) {
     return false;
   }
   const Node* in = bn->args()[0].node();
   if (!in || in->op != OpKind::call_function || in->args().size() < 2) return false;
-  if (in->target == "aten.linear.default") {
+  if (is_call(in, target::linear)) {
     const Node* x = in->args()[0].node();
     if (!x || !x->meta.val || x->meta.val->shape.size() != 2) return false;  // torch: 2-D input only
-  } else if (in->target != "aten.conv2d.default") {
+  } else if (!is_call(in, target::conv2d)) {
     return false;
   }
   if (!attr_arg(in, 1)) return false;
@@ -45,18 +44,15 @@ bool folds_into(const Node* bn) {
   return true;
 }
 
+// eps is argument 6 of the inference form, 7 of the training forms (torchao utils.py
+// fold_bn_weights_into_conv_node).
 double bn_eps(const Node* bn) {
-  size_t i = bn->target == kBatchNorm ? 7 : 6;
+  size_t i = is_call(bn, target::native_batch_norm_legit_no_training) ? 6 : 7;
   if (i >= bn->args().size()) return 1e-5;
   const Arg& a = bn->args()[i];
   if (auto* d = std::get_if<double>(&a.v)) return *d;
   if (auto* n = std::get_if<int64_t>(&a.v)) return static_cast<double>(*n);
   return 1e-5;
-}
-
-bool is_conv_transpose_target(const std::string& t) {
-  return t == "aten.conv_transpose1d.default" || t == "aten.conv_transpose2d.input" ||
-         t == "aten.conv_transpose3d.input";
 }
 
 void fold_one(GraphModule& gm, Node* bn) {
@@ -72,7 +68,7 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
     throw ValueError("fold_bn_weights_into_conv_node: node " + conv->name + ": the weight is not a get_attr node");
   if (b_node && b_node->op != OpKind::get_attr)
     throw ValueError("fold_bn_weights_into_conv_node: node " + conv->name + ": the bias is not a get_attr node");
-  if (bn->target != kBatchNorm && bn->target != kBatchNormLegit)
+  if (!is_call(bn, group::bn))
     throw ValueError("fold_bn_weights_into_conv_node: node " + bn->name + " is not a batch norm (" + bn->target + ")");
   for (size_t i : {3u, 4u})
     if (!attr_arg(bn, i))
@@ -82,7 +78,7 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
   const Tensor& var = gm.get_tensor(attr_arg(bn, 4)->target);
   const Node* gamma_node = attr_arg(bn, 1);
   const Node* beta_node = attr_arg(bn, 2);
-  const bool transpose = is_conv_transpose_target(conv->target);
+  const bool transpose = is_call(conv, group::conv_transpose);
   if (W.dtype() != DType::Float32 || W.dim() < 2)
     throw RuntimeError("fold_bn: node " + conv->name + ": weight " + w_node->name + " has shape " +
                        shape_str(W.shape()) + " " + dtype_name(W.dtype()) + ", expected a float32 weight");
@@ -99,7 +95,7 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
   if (b_node) check(gm.get_tensor(b_node->target), "conv bias");
 
   const float eps = static_cast<float>(bn_eps(bn));
-  const bool is_linear = conv->target == "aten.linear.default";
+  const bool is_linear = is_call(conv, group::linear);
   Tensor new_w = W.clone();
   Tensor new_b = Tensor::empty({C});
   std::vector<float> scales(static_cast<size_t>(C));
@@ -135,10 +131,10 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
     args[2] = Arg(bias);
     g.set_args(conv, std::move(args));
   }
-  if (bn->target == kBatchNormLegit) {
+  if (!is_call(bn, target::batch_norm)) {  // the other forms return a tuple: (out, save_mean, save_invstd)
     for (Node* user : std::vector<Node*>(bn->users())) {
       auto* idx = user->args().size() > 1 ? std::get_if<int64_t>(&user->args()[1].v) : nullptr;
-      if (user->target == "getitem" && idx && *idx == 0) {
+      if (is_call(user, target::getitem) && idx && *idx == 0) {
         g.replace_all_uses_with(user, conv);
         g.erase_node(user);
       }
@@ -157,7 +153,7 @@ namespace {
 int set_batch_norm_training(GraphModule& gm, bool training) {
   int changed = 0;
   for (Node* n : gm.graph.nodes()) {
-    if (n->op != OpKind::call_function || n->target != kBatchNorm || n->args().size() < 6) continue;
+    if (!is_call(n, target::batch_norm) || n->args().size() < 6) continue;
     auto* t = std::get_if<bool>(&n->args()[5].v);
     if (!t)
       throw TypeError("node " + n->name + ": batch_norm argument 5 (training) is " + n->args()[5].str() +

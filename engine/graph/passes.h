@@ -21,12 +21,14 @@ namespace pt {
 int fold_bn(GraphModule& gm);
 int eliminate_dead_code(GraphModule& gm);
 
-// torchao utils.fold_bn_weights_into_conv_node: the fold of one batch norm (aten.batch_norm.default,
-// either training flag, or the _legit_no_training form) into `conv` (aten.conv*d / conv_transpose*d /
-// linear), whose weight / bias tensors are the get_attr nodes `weight` / `bias` (bias may be null,
-// then "<weight target>_bias" is created) — the arithmetic of fold_bn above with the BN node's own eps
-// (arg 7); conv_transpose scales weight axis 1. The BN's users are redirected to the conv and the BN
-// erased. ValueError when weight / bias / running stats are not get_attr nodes.
+// torchao utils.fold_bn_weights_into_conv_node: the fold of one batch norm (group::bn, torchao's
+// _is_bn_node: aten.batch_norm.default with either training flag, the _legit_no_training form, ...)
+// into `conv` (aten.conv*d / conv_transpose*d / linear), whose weight / bias tensors are the get_attr
+// nodes `weight` / `bias` (bias may be null, then "<weight target>_bias" is created) — the arithmetic
+// of fold_bn above with the BN node's own eps (arg 6 of the inference form, 7 of the training forms);
+// conv_transpose scales weight axis 1. The BN's users (of a tuple-returning form: its getitem 0) are
+// redirected to the conv and the BN erased. ValueError when the BN is not one of group::bn, or weight /
+// bias / running stats are not get_attr nodes.
 void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* weight, const Node* bias, Node* bn);
 
 // torchao move_exported_model_to_train / move_exported_model_to_eval (pt2e/export_utils.py): what

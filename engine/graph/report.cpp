@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "graph/quantized_decomposed.h"
+#include "graph/targets.h"
 
 namespace pt {
 
@@ -79,6 +81,7 @@ Table diff_ops_table(const std::vector<OpDiffRow>& rows, const std::string& name
 
 std::vector<std::string> meta_keys(const Node& node) {
   std::vector<std::string> keys;
+  if (!node.meta.custom.empty()) keys.push_back("custom");
   if (node.op == OpKind::call_function || node.op == OpKind::call_module) keys.push_back("nn_module_stack");
   if (node.meta.quantization_annotation) keys.push_back("quantization_annotation");
   if (node.meta.val) keys.push_back("val");
@@ -98,7 +101,7 @@ std::string graph_to_string(const Graph& graph) {
     s += "    %" + n->name + " : [num_users=" + std::to_string(n->users().size()) + "] = " + op_kind_name(n->op);
     if (n->op == OpKind::call_function) {
       const bool aten = n->target.rfind("aten.", 0) == 0 || n->target.rfind("quantized_decomposed.", 0) == 0;
-      s += "[target=" + (aten ? "torch.ops." + n->target : n->target == "getitem" ? "operator.getitem" : n->target) + "]";
+      s += "[target=" + (aten ? "torch.ops." + n->target : n->target == target::getitem ? "operator.getitem" : n->target) + "]";
     } else {
       s += "[target=" + n->target + "]";
     }
@@ -124,9 +127,8 @@ std::vector<std::string> annotation_lines(const Node& n) {
 
 // The qparams a node stands for, as its hover shows them: an observer (or fake quant) module's as it
 // would compute them now (describe(), as observer_placement_table shows), a quantize / dequantize
-// node's from its arguments — (x, scale, zero_point, quant_min, quant_max, dtype) per tensor, (x, scales,
-// zero_points, axis, quant_min, quant_max, dtype) per channel with the two tensors as attributes; the
-// .tensor overloads take scale and zero point from nodes computed at run time (dynamic quantization).
+// node's from its arguments (qdq_args): literals per tensor, the scale / zero point attributes per
+// channel, nodes computed at run time for the .tensor overloads (dynamic quantization).
 std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
   if (n.op == OpKind::call_module) {
     const SubModule* m = gm.get_module(n.target);
@@ -134,33 +136,24 @@ std::vector<std::string> qparam_lines(const GraphModule& gm, const Node& n) {
     if (d.empty() || d == "-") return {};
     return {"qparams: " + d};
   }
-  if (n.op != OpKind::call_function) return {};
-  const std::string k = short_target(n.target);
-  const bool per_tensor = k == "quantize_per_tensor" || k == "dequantize_per_tensor";
-  const bool per_channel = k == "quantize_per_channel" || k == "dequantize_per_channel";
-  const auto& a = n.args();
-  if (!(per_tensor && a.size() == 6) && !(per_channel && a.size() == 7)) return {};
-  const auto* qmin = std::get_if<int64_t>(&a[per_tensor ? 3 : 4].v);
-  const auto* qmax = std::get_if<int64_t>(&a[per_tensor ? 4 : 5].v);
-  const auto* code = std::get_if<int64_t>(&a[per_tensor ? 5 : 6].v);
-  if (!qmin || !qmax || !code) return {};
-  const std::string grid = std::string(dtype_name(static_cast<DType>(*code))) + " [" + std::to_string(*qmin) + ", " +
-                           std::to_string(*qmax) + "]";
-  if (per_tensor) {
-    const auto* scale = std::get_if<double>(&a[1].v);
-    const auto* zp = std::get_if<int64_t>(&a[2].v);
+  const std::optional<QDQArgs> a = qdq_args(n);
+  if (!a) return {};
+  const std::string grid = std::string(dtype_name(a->dtype)) + " [" + std::to_string(a->quant_min) + ", " +
+                           std::to_string(a->quant_max) + "]";
+  if (!a->axis) {
+    const auto* scale = std::get_if<double>(&a->scale.v);
+    const auto* zp = std::get_if<int64_t>(&a->zero_point.v);
     if (!scale || !zp) return {"qparams: computed per batch (dynamic), " + grid};
     return {"qparams: scale=" + fmt_g4(*scale) + " zp=" + std::to_string(*zp) + ", " + grid};
   }
-  const Node* scales = a[1].node();
-  const auto* axis = std::get_if<int64_t>(&a[3].v);
-  if (!scales || scales->op != OpKind::get_attr || !axis) return {};
+  const Node* scales = a->scale.node();
+  if (!scales || scales->op != OpKind::get_attr) return {};
   const Tensor s = gm.get_tensor(scales->target).to(DType::Float32);
   const std::span<const float> v = s.span<float>();
   if (v.empty()) return {};
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {"qparams: per-channel, axis " + std::to_string(*axis) + ", " + std::to_string(v.size()) + " scales in [" + fmt_g4(*lo) +
-              ", " + fmt_g4(*hi) + "], " + grid};
+  return {"qparams: per-channel, axis " + std::to_string(*a->axis) + ", " + std::to_string(v.size()) +
+          " scales in [" + fmt_g4(*lo) + ", " + fmt_g4(*hi) + "], " + grid};
 }
 }  // namespace
 
@@ -248,13 +241,10 @@ std::vector<Node*> observer_nodes(const GraphModule& gm) {
 }
 
 std::vector<Node*> qdq_nodes(const GraphModule& gm) {
-  static const char* kinds[] = {"quantize_per_tensor", "dequantize_per_tensor", "quantize_per_channel",
-                                "dequantize_per_channel"};
   std::vector<Node*> out;
   for (Node* n : gm.graph.nodes()) {
-    if (n->op != OpKind::call_function) continue;
-    const std::string k = short_target(n->target);
-    if (std::find(std::begin(kinds), std::end(kinds), k) != std::end(kinds)) out.push_back(n);
+    const NodeKind k = node_kind(*n);
+    if (k == NodeKind::quantize || k == NodeKind::dequantize) out.push_back(n);
   }
   return out;
 }

@@ -9,8 +9,8 @@
 //   pt::observer_nodes(prepared); pt::qdq_nodes(converted);
 //   pt::annotation_table(annotated); pt::unannotated_ops(annotated); pt::observer_placement_table(prepared);
 //
-// An op's key is its target without namespace and overload ("aten.conv2d.default" -> "conv2d",
-// "quantized_decomposed.dequantize_per_tensor.default" -> "dequantize_per_tensor"); a call_module
+// An op's key is its target without namespace and overload (aten.conv2d.default -> "conv2d",
+// quantized_decomposed.dequantize_per_tensor.default -> "dequantize_per_tensor"); a call_module
 // node counts as "<module:" + its submodule's type + ">", e.g. "<module:HistogramObserver>".
 #pragma once
 #include <map>
@@ -48,8 +48,8 @@ std::vector<OpDiffRow> diff_ops(const GraphModule& a, const GraphModule& b);
 Table diff_ops_table(const std::vector<OpDiffRow>& rows, const std::string& name_a = "a",
                      const std::string& name_b = "b");
 
-// Sorted keys of node.meta as torch would list them (seed M01-2: sorted(cat_node.meta)):
-// "nn_module_stack" on call_function / call_module nodes, "quantization_annotation" when set, "val"
+// Sorted keys of node.meta as torch would list them (seed M01-2: sorted(cat_node.meta)): "custom" when
+// something is in it, "nn_module_stack" on call_function / call_module nodes, "quantization_annotation" when set, "val"
 // when shape propagation filled it. There is never a "source_fn_stack".
 std::vector<std::string> meta_keys(const Node& node);
 

@@ -1,7 +1,7 @@
 // targets.h — the graph vocabulary, defined once: every call_function target the engine names,
 // the op groups that quantizers and passes match on, the node kinds, and the node predicates.
 //
-// A target is the string form of a torch OpOverload ("aten.conv2d.default" is
+// A target is the string form of a torch OpOverload (target::conv2d, aten.conv2d.default, is
 // torch.ops.aten.conv2d.default). Nothing else in engine/ or web/ spells a target: build nodes and
 // compare against these constants, and match groups with is_call.
 //
@@ -42,6 +42,10 @@ inline constexpr char linear[] = "aten.linear.default";
 inline constexpr char matmul[] = "aten.matmul.default";
 inline constexpr char batch_norm[] = "aten.batch_norm.default";
 inline constexpr char native_batch_norm_legit_no_training[] = "aten._native_batch_norm_legit_no_training.default";
+// Training batch norms torchao also accepts (_is_supported_batch_norm_for_training); no engine op runs them.
+inline constexpr char native_batch_norm_legit[] = "aten._native_batch_norm_legit.default";
+inline constexpr char cudnn_batch_norm[] = "aten.cudnn_batch_norm.default";
+inline constexpr char miopen_batch_norm[] = "aten.miopen_batch_norm.default";
 inline constexpr char relu[] = "aten.relu.default";
 inline constexpr char relu_[] = "aten.relu_.default";
 inline constexpr char relu6[] = "aten.relu6.default";
@@ -101,24 +105,81 @@ inline constexpr char choose_qparams_symmetric[] = "quantized_decomposed.choose_
 using TargetGroup = std::span<const char* const>;
 
 namespace group {
-// torchao quantization/pt2e/utils.py _is_conv_node
+// ---- torchao quantization/pt2e/utils.py -------------------------------------------------------------
+// _is_conv_node
 inline constexpr std::array conv = {target::conv1d, target::conv1d_padding, target::conv2d,
                                     target::conv2d_padding, target::conv3d, target::conv3d_padding};
-// torchao quantization/pt2e/utils.py _is_conv_transpose_node
+// _is_conv_transpose_node (the packets too, as upstream lists them)
 inline constexpr std::array conv_transpose = {target::conv_transpose1d_packet, target::conv_transpose1d,
                                               target::conv_transpose2d_packet, target::conv_transpose2d,
                                               target::conv_transpose3d_packet, target::conv_transpose3d};
+// _is_linear_node
 inline constexpr std::array linear = {target::linear};
-inline constexpr std::array relu = {target::relu, target::relu_};
-inline constexpr std::array hardtanh = {target::hardtanh, target::hardtanh_};
-inline constexpr std::array add = {target::add, target::add_};
-inline constexpr std::array mul = {target::mul, target::mul_};
-// The quantized_decomposed ops convert_pt2e writes (torchao convert.py / utils.py _QUANTIZE_OPS, _DEQUANTIZE_OPS).
+// _is_supported_batch_norm_for_training
+inline constexpr std::array supported_batch_norm_for_training = {
+    target::batch_norm, target::native_batch_norm_legit, target::cudnn_batch_norm, target::miopen_batch_norm};
+// _is_bn_node: the above and the inference form
+inline constexpr std::array bn = {target::batch_norm, target::native_batch_norm_legit,
+                                  target::cudnn_batch_norm, target::miopen_batch_norm,
+                                  target::native_batch_norm_legit_no_training};
+// _QUANTIZE_OPS / _DEQUANTIZE_OPS: the quantized_decomposed ops convert_pt2e writes; the choose_qparams
+// ops of dynamic quantization (quantizer/port_metadata_pass.py _CHOOSE_QPARAMS_OPS).
 inline constexpr std::array quantize = {target::quantize_per_tensor, target::quantize_per_tensor_tensor,
                                         target::quantize_per_channel};
 inline constexpr std::array dequantize = {target::dequantize_per_tensor, target::dequantize_per_tensor_tensor,
                                           target::dequantize_per_channel};
 inline constexpr std::array choose_qparams = {target::choose_qparams, target::choose_qparams_symmetric};
+
+// ---- what a module or function becomes in an exported graph: the functional and the in-place op -------
+// (the quantizers' relu checks, e.g. ExecuTorch xnnpack_quantizer_utils.py is_relu_node, and the
+// operator lists of their add / mul annotators; X86InductorQuantizer's partitions by nn module type)
+inline constexpr std::array relu = {target::relu, target::relu_};
+inline constexpr std::array hardtanh = {target::hardtanh, target::hardtanh_};
+inline constexpr std::array hardswish = {target::hardswish, target::hardswish_};
+inline constexpr std::array relu6 = {target::relu6, target::relu6_};
+inline constexpr std::array silu = {target::silu, target::silu_};
+inline constexpr std::array leaky_relu = {target::leaky_relu, target::leaky_relu_};
+inline constexpr std::array tanh = {target::tanh, target::tanh_};
+inline constexpr std::array gelu = {target::gelu, target::gelu_};
+inline constexpr std::array add = {target::add, target::add_};
+inline constexpr std::array mul = {target::mul, target::mul_};
+
+// ---- the XNNPACK quantizers' share-observer ops (propagate_annotation) -------------------------------
+// torchao testing/pt2e/_xnnpack_quantizer_utils.py _is_share_obs_or_fq_op
+inline constexpr std::array xnnpack_share_obs_or_fq = {
+    target::relu,           target::hardtanh,       target::hardtanh_,    target::max_pool2d,
+    target::mean,           target::mean_dim,       target::permute,      target::permute_copy,
+    target::squeeze,        target::squeeze_copy,   target::adaptive_avg_pool2d,
+    target::view_copy,      target::view,           target::slice_copy,   target::flatten};
+// ExecuTorch backends/xnnpack/quantizer/xnnpack_quantizer_utils.py _is_share_obs_or_fq_op: the torchao
+// list plus transpose.int, reshape.default and slice.Tensor
+inline constexpr std::array executorch_share_obs_or_fq = {
+    target::relu,           target::hardtanh,       target::hardtanh_,    target::max_pool2d,
+    target::mean,           target::mean_dim,       target::permute,      target::permute_copy,
+    target::transpose,      target::squeeze,        target::squeeze_copy, target::adaptive_avg_pool2d,
+    target::view_copy,      target::view,           target::reshape,      target::slice,
+    target::slice_copy,     target::flatten};
+
+// ---- ExecuTorch backends/xnnpack/quantizer/xnnpack_quantizer.py: the targets an operator-type config
+// selects a pattern by (CONV_TARGETS ...; CONV_TRANSPOSE_TARGETS is conv_transpose, LINEAR_TARGETS linear)
+inline constexpr std::array executorch_conv_targets = {target::conv2d, target::conv1d, target::convolution};
+inline constexpr std::array executorch_adaptive_avg_pool2d_targets = {target::adaptive_avg_pool2d};
+inline constexpr std::array executorch_add_targets = {target::add};
+inline constexpr std::array executorch_mul_targets = {target::mul};
+inline constexpr std::array executorch_cat_targets = {target::cat};
+
+// ---- torchao quantization/pt2e/quantizer/x86_inductor_quantizer.py --------------------------------
+// int8_in_int8_out_ops (= propagation_quantizable_ops)
+inline constexpr std::array x86_int8_in_int8_out = {target::max_pool2d, target::cat, target::avg_pool2d,
+                                                    target::adaptive_avg_pool2d, target::flatten};
+// default_quantizable_ops: propagation_quantizable_ops | {conv1d, conv2d, linear, mul.Tensor}
+inline constexpr std::array x86_default_quantizable = {
+    target::max_pool2d, target::cat,    target::avg_pool2d, target::adaptive_avg_pool2d, target::flatten,
+    target::conv1d,     target::conv2d, target::linear,     target::mul};
+// quantizable_ops: default_quantizable_ops | {matmul}
+inline constexpr std::array x86_quantizable = {
+    target::max_pool2d, target::cat,    target::avg_pool2d, target::adaptive_avg_pool2d, target::flatten,
+    target::conv1d,     target::conv2d, target::linear,     target::mul,                 target::matmul};
 }  // namespace group
 
 // ---- node predicates --------------------------------------------------------------------------------

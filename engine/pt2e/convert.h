@@ -20,16 +20,20 @@
 //    (§8.1, the BN's own eps) and removed — a converted QAT graph looks like a converted PTQ graph.
 // 2. DuplicateDQPass: a dequantize with several users gets one copy per user whose annotation is
 //    valid (the affine dynamic choose_qparams pattern stays shared); the original goes if unused.
-// 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated and replaced
-//    by a get_attr of the int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
+// 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated through the
+//    interpreter's op table (graph/interpreter.h evaluate_constants) and replaced by a get_attr of the
+//    int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
 // 4. dead code and unused submodules are removed.
-// The dtype argument of these ops is an int: dtype_code(DType) (the graph IR has no dtype literal).
+// The ops' arguments are laid out and read back by graph/quantized_decomposed.h (qdq_arg_list, qdq_args;
+// the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
+// Recognise the nodes by node_kind() (graph/targets.h): quantize, dequantize, choose_qparams.
 // Not done: use_reference_representation (§5.8, NotImplementedError).
 #pragma once
 #include <cstdint>
 
 #include "core/tensor.h"
 #include "graph/graph.h"
+#include "graph/quantized_decomposed.h"
 
 namespace pt {
 
@@ -40,16 +44,5 @@ GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representa
 void replace_observers_with_quantize_dequantize(GraphModule& gm);
 void duplicate_dq_pass(GraphModule& gm);
 int fold_quantize_ops(GraphModule& gm);  // returns how many quantize nodes were folded
-
-// quantized_decomposed.quantize_* / dequantize_* (per tensor, .tensor, per channel) nodes; false for null.
-bool is_quantize(const Node* n);
-bool is_dequantize(const Node* n);
-
-// quantized_decomposed.* float reference implementations in the interpreter's op table (idempotent;
-// convert_pt2e calls it).
-void register_quantized_decomposed_ops();
-
-int64_t dtype_code(DType dtype);    // the int the dtype argument holds
-DType dtype_from_code(int64_t code);  // ValueError for an unknown code
 
 }  // namespace pt

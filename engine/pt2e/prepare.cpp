@@ -265,6 +265,9 @@ class ObserverInserter {
     const auto obs = lookup(made_.map, EdgeOrNode::output(node));
     if (!obs) return;
     Node* o = insert(node, obs);
+    // torchao prepare.py _maybe_insert_output_observer_for_node: the output observer carries the
+    // node's provenance (FROM_NODE_KEY; meta["custom"]["numeric_debug_handle"] up to torchao 0.11).
+    o->meta.custom = node->meta.custom;
     gm_.graph.replace_all_uses_with(node, o, [o](Node* u) { return u != o; });
   }
 

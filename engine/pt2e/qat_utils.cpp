@@ -4,37 +4,22 @@
 #include "pt2e/qat_utils.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 
 #include "graph/passes.h"
-#include "pt2e/convert.h"
+#include "graph/targets.h"
 #include "pt2e/quantizer.h"
 
 namespace pt {
 
 namespace {
 
-constexpr const char* kBatchNorm = "aten.batch_norm.default";
-
-bool is_call(const Node* n, const char* target) {
-  return n && n->op == OpKind::call_function && n->target == target;
-}
-
-bool is_conv_transpose(const Node* n) {
-  return n && n->op == OpKind::call_function &&
-         (n->target == "aten.conv_transpose1d.default" || n->target == "aten.conv_transpose2d.input");
-}
-
-// torchao _is_conv_or_conv_transpose_node, restricted to the 1-d / 2-d patterns _fuse_conv_bn_qat builds.
-bool is_conv_or_conv_transpose(const Node* n) {
-  return n && n->op == OpKind::call_function &&
-         (n->target == "aten.conv1d.default" || n->target == "aten.conv2d.default" || is_conv_transpose(n));
-}
-
-Node* arg_node(const Node* n, size_t i) { return i < n->args().size() ? n->args()[i].node() : nullptr; }
-
-bool only_user(const Node* n, const Node* user) { return n->users().size() == 1 && n->users()[0] == user; }
+// The convs torchao's _fuse_conv_bn_qat / _fold_conv_bn_qat build patterns for (F.conv1d, F.conv2d,
+// F.conv_transpose1d, F.conv_transpose2d in qat_utils.py): the 1-d / 2-d part of
+// _is_conv_or_conv_transpose_node.
+constexpr std::array qat_convs = {target::conv1d, target::conv2d, target::conv_transpose1d, target::conv_transpose2d};
 
 // The shape of a node's value: meta.val, or the tensor of a get_attr.
 std::optional<Shape> shape_of(const GraphModule& gm, const Node* n) {
@@ -68,10 +53,10 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
   Node* bn_b = arg_node(bn, 2);
   Node* bn_rm = arg_node(bn, 3);
   Node* bn_rv = arg_node(bn, 4);
-  const bool transpose = is_conv_transpose(conv);
+  const bool transpose = is_call(conv, group::conv_transpose);
   const std::optional<Shape> w_shape = shape_of(gm, w);
   const std::optional<Shape> c_shape = shape_of(gm, bn_rv);
-  const size_t rank = w_shape ? w_shape->size() : (conv->target.find("1d") != std::string::npos ? 3 : 4);
+  const size_t rank = w_shape ? w_shape->size() : (is_call(conv, target::conv1d) || is_call(conv, target::conv_transpose1d) ? 3 : 4);
   std::vector<int64_t> weight_shape(rank, 1), bias_shape(rank, 1);
   weight_shape[transpose ? 1 : 0] = -1;
   bias_shape[1] = -1;
@@ -90,12 +75,12 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
     return n;
   };
 
-  Node* add = make("aten.add.Tensor", {bn_rv, 1e-5}, c_shape);
-  Node* sqrt = make("aten.sqrt.default", {add}, c_shape);
-  Node* sf = make("aten.div.Tensor", {bn_w, sqrt}, c_shape);
-  Node* sf_w = make("aten.reshape.default", {sf, weight_shape}, reshaped(weight_shape));
-  Node* w_scaled = make("aten.mul.Tensor", {w, sf_w}, w_shape);
-  Node* zero_bias = b ? make("aten.zeros_like.default", {b}, c_shape) : nullptr;
+  Node* add = make(target::add, {bn_rv, 1e-5}, c_shape);
+  Node* sqrt = make(target::sqrt, {add}, c_shape);
+  Node* sf = make(target::div, {bn_w, sqrt}, c_shape);
+  Node* sf_w = make(target::reshape, {sf, weight_shape}, reshaped(weight_shape));
+  Node* w_scaled = make(target::mul, {w, sf_w}, w_shape);
+  Node* zero_bias = b ? make(target::zeros_like, {b}, c_shape) : nullptr;
 
   std::vector<Arg> conv_args = conv->args();
   if (conv_args.size() < 3) conv_args.resize(3);
@@ -113,19 +98,19 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
       if (keys[i]) copy->input_qspec_map.emplace_back(keys[i], a->input_qspec_map[i].second);
     new_conv->meta.quantization_annotation = std::move(copy);
   }
-  Node* sf_b = make("aten.reshape.default", {sf, bias_shape}, reshaped(bias_shape));
+  Node* sf_b = make(target::reshape, {sf, bias_shape}, reshaped(bias_shape));
   const std::optional<Shape> out_shape = shape_of(gm, conv);
-  Node* y = make("aten.div.Tensor", {new_conv, sf_b}, out_shape);
+  Node* y = make(target::div, {new_conv, sf_b}, out_shape);
   if (b) {
-    Node* b_r = make("aten.reshape.default", {b, bias_shape}, reshaped(bias_shape));
-    y = make("aten.add.Tensor", {y, b_r}, out_shape);
+    Node* b_r = make(target::reshape, {b, bias_shape}, reshaped(bias_shape));
+    y = make(target::add, {y, b_r}, out_shape);
   }
-  Node* new_bn = g.insert_before(conv, OpKind::call_function, kBatchNorm,
+  Node* new_bn = g.insert_before(conv, OpKind::call_function, target::batch_norm,
                                  {y, bn_w, bn_b, bn_rm, bn_rv, true, 0.1, 1e-5, true}, "");
   new_bn->meta = bn->meta;
 
   // The new nodes sit where the conv was; the old BN's users now read the new BN. Annotations are
-  // remapped before the old nodes are erased (a later allocation may reuse their addresses).
+  // remapped to the new nodes before the old ones are erased (erasing drops what annotations say about them).
   g.replace_all_uses_with(bn, new_bn);
   std::map<const Node*, Node*> old_to_new = {{conv, new_conv}, {bn, new_bn}, {w, w_scaled}};
   if (b) old_to_new[b] = zero_bias;
@@ -135,9 +120,9 @@ void fuse_one(GraphModule& gm, Node* conv, Node* bn) {
 }
 
 bool fusable(const Node* conv) {
-  if (!is_conv_or_conv_transpose(conv) || conv->users().size() != 1) return false;
+  if (!is_call(conv, qat_convs) || conv->users().size() != 1) return false;
   const Node* bn = conv->users()[0];
-  if (!is_call(bn, kBatchNorm) || arg_node(bn, 0) != conv || bn->args().size() < 5) return false;
+  if (!is_call(bn, target::batch_norm) || arg_node(bn, 0) != conv || bn->args().size() < 5) return false;
   for (size_t i = 1; i <= 4; ++i)
     if (!arg_node(bn, i)) return false;
   if (!arg_node(conv, 0) || !arg_node(conv, 1)) return false;
@@ -148,9 +133,9 @@ bool fusable(const Node* conv) {
 
 // dq(q(v)) -> {q, v}, each node with a single user in the chain; nullopt otherwise.
 std::optional<std::pair<Node*, Node*>> qdq_source(Node* dq) {
-  if (!is_dequantize(dq) || dq->users().size() != 1) return std::nullopt;
+  if (!is_call(dq, group::dequantize) || dq->users().size() != 1) return std::nullopt;
   Node* q = arg_node(dq, 0);
-  if (!is_quantize(q) || !only_user(q, dq)) return std::nullopt;
+  if (!is_call(q, group::quantize) || !only_user(q, dq)) return std::nullopt;
   Node* v = arg_node(q, 0);
   if (!v) return std::nullopt;
   return std::make_pair(q, v);
@@ -166,25 +151,25 @@ struct QuantizedPattern {
 };
 
 std::optional<QuantizedPattern> match_quantized(Node* bn) {
-  if (!is_call(bn, kBatchNorm)) return std::nullopt;
+  if (!is_call(bn, target::batch_norm)) return std::nullopt;
   QuantizedPattern p;
   p.bn = bn;
   Node* y = arg_node(bn, 0);
   if (!y || !only_user(y, bn)) return std::nullopt;
-  if (is_call(y, "aten.add.Tensor")) {
+  if (is_call(y, target::add)) {
     Node* r = arg_node(y, 1);
-    if (!is_call(r, "aten.reshape.default") || !only_user(r, y)) return std::nullopt;
+    if (!is_call(r, target::reshape) || !only_user(r, y)) return std::nullopt;
     p.b = arg_node(r, 0);
     if (!p.b) return std::nullopt;
     y = arg_node(y, 0);
     if (!y || y->users().size() != 1) return std::nullopt;
   }
-  if (!is_call(y, "aten.div.Tensor")) return std::nullopt;
+  if (!is_call(y, target::div)) return std::nullopt;
   Node* conv = arg_node(y, 0);
-  if (!is_conv_or_conv_transpose(conv) || !only_user(conv, y)) return std::nullopt;
+  if (!is_call(conv, qat_convs) || !only_user(conv, y)) return std::nullopt;
   p.conv = conv;
   const auto wq = qdq_source(arg_node(conv, 1));
-  if (!wq || !is_call(wq->second, "aten.mul.Tensor") || !only_user(wq->second, wq->first)) return std::nullopt;
+  if (!wq || !is_call(wq->second, target::mul) || !only_user(wq->second, wq->first)) return std::nullopt;
   p.w_q = wq->first;
   p.w = arg_node(wq->second, 0);
   if (!p.w || p.w->op != OpKind::get_attr) return std::nullopt;
@@ -198,7 +183,7 @@ std::optional<QuantizedPattern> match_quantized(Node* bn) {
     p.b_q = bq->first;
     bias = bq->second;
   }
-  if (!is_call(bias, "aten.zeros_like.default") || arg_node(bias, 0) != p.b) return std::nullopt;
+  if (!is_call(bias, target::zeros_like) || arg_node(bias, 0) != p.b) return std::nullopt;
   if (p.b->op != OpKind::get_attr) return std::nullopt;
   return p;
 }

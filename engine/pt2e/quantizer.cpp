@@ -1,4 +1,4 @@
-// quantizer.cpp — specs, annotations, helpers and config getters (see quantizer.h).
+// quantizer.cpp — edges, specs and annotations (see quantizer.h).
 #include "pt2e/quantizer.h"
 
 #include <algorithm>
@@ -92,16 +92,19 @@ std::vector<std::pair<std::string, std::string>> QuantizationAnnotation::input_s
 
 std::string QuantizationAnnotation::output_spec_label() const { return spec_kind_name(output_qspec); }
 
-static EdgeOrNode remap_edge(const EdgeOrNode& e, const std::function<Node*(const Node*)>& map) {
-  return {e.node ? map(e.node) : nullptr, e.user ? map(e.user) : nullptr};
-}
-
-static OptionalQSpec remap_spec(const OptionalQSpec& spec, const std::function<Node*(const Node*)>& map) {
+// A spec with its node references mapped; nullopt when one of them maps to nullptr (the node is gone).
+static std::optional<OptionalQSpec> remap_spec(const OptionalQSpec& spec, const std::function<Node*(const Node*)>& map) {
   if (!spec) return spec;
+  bool gone = false;
+  const auto remap = [&](EdgeOrNode& e) {
+    if (e.node && !(e.node = map(e.node))) gone = true;
+    if (e.user && !(e.user = map(e.user))) gone = true;
+  };
   OptionalQSpec out = spec;
-  if (auto* sh = std::get_if<SharedQuantizationSpec>(&*out)) sh->edge_or_node = remap_edge(sh->edge_or_node, map);
+  if (auto* sh = std::get_if<SharedQuantizationSpec>(&*out)) remap(sh->edge_or_node);
   if (auto* d = std::get_if<DerivedQuantizationSpec>(&*out))
-    for (EdgeOrNode& e : d->derived_from) e = remap_edge(e, map);
+    for (EdgeOrNode& e : d->derived_from) remap(e);
+  if (gone) return std::nullopt;
   return out;
 }
 
@@ -109,10 +112,28 @@ std::shared_ptr<const NodeAnnotation> QuantizationAnnotation::with_nodes_remappe
     const std::function<Node*(const Node*)>& map) const {
   auto copy = std::make_shared<QuantizationAnnotation>(*this);
   copy->input_qspec_map.clear();
-  for (const auto& [n, spec] : input_qspec_map)
-    if (Node* m = map(n)) copy->input_qspec_map.emplace_back(m, remap_spec(spec, map));
-  copy->output_qspec = remap_spec(output_qspec, map);
+  for (const auto& [n, spec] : input_qspec_map) {
+    Node* m = map(n);
+    std::optional<OptionalQSpec> s = remap_spec(spec, map);
+    if (m && s) copy->input_qspec_map.emplace_back(m, std::move(*s));
+  }
+  copy->output_qspec = remap_spec(output_qspec, map).value_or(std::nullopt);
   return copy;
+}
+
+static bool spec_refers_to(const OptionalQSpec& spec, const Node* node) {
+  if (!spec) return false;
+  const auto names = [node](const EdgeOrNode& e) { return e.node == node || e.user == node; };
+  if (const auto* sh = std::get_if<SharedQuantizationSpec>(&*spec)) return names(sh->edge_or_node);
+  if (const auto* d = std::get_if<DerivedQuantizationSpec>(&*spec))
+    return std::any_of(d->derived_from.begin(), d->derived_from.end(), names);
+  return false;
+}
+
+bool QuantizationAnnotation::refers_to(const Node* node) const {
+  return spec_refers_to(output_qspec, node) ||
+         std::any_of(input_qspec_map.begin(), input_qspec_map.end(),
+                     [node](const auto& entry) { return entry.first == node || spec_refers_to(entry.second, node); });
 }
 
 QuantizationAnnotation* get_annotation(Node* node) {
@@ -134,110 +155,6 @@ QuantizationAnnotation& ensure_annotation(Node* node) {
   QuantizationAnnotation& ref = *a;
   node->meta.quantization_annotation = std::move(a);
   return ref;
-}
-
-bool is_valid_annotation(const QuantizationAnnotation* a) {
-  if (!a) return false;
-  return !a->input_qspec_map.empty() || a->output_qspec.has_value();
-}
-
-bool is_annotated(const std::vector<Node*>& nodes) {
-  return std::any_of(nodes.begin(), nodes.end(), [](const Node* n) {
-    const QuantizationAnnotation* a = get_annotation(n);
-    return a && a->_annotated;
-  });
-}
-
-void mark_nodes_as_annotated(const std::vector<Node*>& nodes) {
-  for (Node* n : nodes)
-    if (n) ensure_annotation(n)._annotated = true;
-}
-
-void annotate_input_qspec_map(Node* node, Node* input_node, OptionalQSpec qspec) {
-  if (qspec) validate_spec(*qspec);
-  ensure_annotation(node).set_input_qspec(input_node, std::move(qspec));
-}
-
-void annotate_output_qspec(Node* node, OptionalQSpec qspec) {
-  if (qspec) validate_spec(*qspec);
-  ensure_annotation(node).output_qspec = std::move(qspec);
-}
-
-// ---- filters ------------------------------------------------------------------------------------
-
-static std::string normalize_module_path(const std::string& fqn) {
-  const std::string prefix = "L['self'].";
-  return fqn.rfind(prefix, 0) == 0 ? fqn.substr(prefix.size()) : fqn;
-}
-
-static std::string last_component(const std::string& type) {
-  const size_t dot = type.rfind('.');
-  return dot == std::string::npos ? type : type.substr(dot + 1);
-}
-
-NodeFilter get_module_name_filter(const std::string& module_name) {
-  return [module_name](const Node* n) {
-    return std::any_of(n->meta.nn_module_stack.begin(), n->meta.nn_module_stack.end(),
-                       [&](const ModuleFrame& f) { return normalize_module_path(f.fqn) == module_name; });
-  };
-}
-
-NodeFilter get_module_type_filter(const std::string& module_type) {
-  return [module_type](const Node* n) {
-    return std::any_of(n->meta.nn_module_stack.begin(), n->meta.nn_module_stack.end(), [&](const ModuleFrame& f) {
-      return f.type == module_type || last_component(f.type) == module_type;
-    });
-  };
-}
-
-NodeFilter get_not_module_type_or_name_filter(const std::vector<std::string>& module_types,
-                                              const std::vector<std::string>& module_names) {
-  std::vector<NodeFilter> filters;
-  for (const auto& t : module_types) filters.push_back(get_module_type_filter(t));
-  for (const auto& m : module_names) filters.push_back(get_module_name_filter(m));
-  return [filters](const Node* n) {
-    return std::none_of(filters.begin(), filters.end(), [n](const NodeFilter& f) { return f(n); });
-  };
-}
-
-// ---- config getters -----------------------------------------------------------------------------
-
-static void check_act_qscheme(const QuantizationSpec& s, const char* which) {
-  if (s.qscheme != QScheme::per_tensor_affine && s.qscheme != QScheme::per_tensor_symmetric)
-    throw ValueError(std::string(which) + ": qscheme must be per_tensor_affine or per_tensor_symmetric");
-}
-
-std::optional<QuantizationSpec> get_input_act_qspec(const std::optional<QuantizationConfig>& config) {
-  if (!config || !config->input_activation) return std::nullopt;
-  check_act_qscheme(*config->input_activation, "get_input_act_qspec");
-  return config->input_activation;
-}
-
-std::optional<QuantizationSpec> get_output_act_qspec(const std::optional<QuantizationConfig>& config) {
-  if (!config || !config->output_activation) return std::nullopt;
-  check_act_qscheme(*config->output_activation, "get_output_act_qspec");
-  return config->output_activation;
-}
-
-std::optional<QuantizationSpec> get_weight_qspec(const std::optional<QuantizationConfig>& config) {
-  if (!config || !config->weight) return std::nullopt;
-  const auto& q = config->weight->qscheme;
-  if (q && *q != QScheme::per_tensor_symmetric && *q != QScheme::per_channel_symmetric)
-    throw ValueError(std::string("get_weight_qspec: unsupported weight qscheme ") + qscheme_name(*q));
-  return config->weight;
-}
-
-std::optional<QuantizationSpec> get_bias_qspec(const std::optional<QuantizationConfig>& config) {
-  if (!config || !config->bias) return std::nullopt;
-  if (config->bias->dtype != DType::Float32)
-    throw ValueError("get_bias_qspec: only float32 bias is supported, got " +
-                     std::string(dtype_name(config->bias->dtype)));
-  return config->bias;
-}
-
-OptionalQSpec as_qspec(const std::optional<QuantizationSpec>& spec) {
-  if (!spec) return std::nullopt;
-  return QuantizationSpecBase(*spec);
 }
 
 }  // namespace pt

@@ -4,7 +4,8 @@
 //
 // A Quantizer walks a GraphModule and writes a QuantizationAnnotation on the nodes it wants
 // quantized: one spec per input edge (input_qspec_map, keyed by the input Node*, a None spec allowed)
-// and one for the output. prepare_pt2e (pt2e/prepare.h) turns the specs into observers.
+// and one for the output. prepare_pt2e (pt2e/prepare.h) turns the specs into observers. The helpers
+// that write annotations (annotate_input_qspec_map, ...) are in pt2e/quantizer_utils.h.
 //
 //   pt::QuantizationSpec act{pt::DType::Int8, {"HistogramObserver", eps_args}, -128, 127,
 //                            pt::QScheme::per_tensor_affine};
@@ -20,7 +21,8 @@
 //
 // Specs are plain values (std::variant over the four kinds); QuantizationSpec compares by value
 // like torchao's frozen dataclass. Nodes are referenced by pointer, so an annotation belongs to one
-// graph; GraphModule::clone() remaps it to the copy. Errors: an invalid range or a negative ch_axis
+// graph; GraphModule::clone() remaps it to the copy, and erasing a node drops what annotations say
+// about it (Graph::erase_node), so no annotation holds a dangling pointer. Errors: an invalid range or a negative ch_axis
 // in a spec is a ValueError (torchao's __post_init__), raised by the helpers and by prepare_pt2e.
 #pragma once
 #include <cstdint>
@@ -124,31 +126,19 @@ struct QuantizationAnnotation : NodeAnnotation {
   std::vector<std::pair<std::string, std::string>> input_spec_labels() const override;
   std::string output_spec_label() const override;
   bool annotated() const override { return _annotated; }
-  // Input entries whose node maps to nullptr are dropped (convert_pt2e: erased weight get_attrs).
+  // A node that maps to nullptr is gone (Graph::erase_node): its input_qspec_map entry is dropped, and
+  // so is every spec that names it (a Shared / Derived spec's edge or node): that input entry goes, an
+  // output spec becomes None. (torch.fx leaves such keys in place and torchao's prepare never finds them
+  // among a node's arguments, so they make no observer either; a Shared spec naming an erased node
+  // would fail in torchao's prepare, here it no longer exists.)
   std::shared_ptr<const NodeAnnotation> with_nodes_remapped(
       const std::function<Node*(const Node*)>& map) const override;
+  bool refers_to(const Node* node) const override;
 };
 
 QuantizationAnnotation* get_annotation(Node* node);              // nullptr when not annotated
 const QuantizationAnnotation* get_annotation(const Node* node);
 QuantizationAnnotation& ensure_annotation(Node* node);           // creates an empty one if missing
-bool is_valid_annotation(const QuantizationAnnotation* a);       // not null and has some spec
-// torchao's _is_annotated / _mark_nodes_as_annotated: any node of a pattern already claimed (by
-// `_annotated`), and claiming a whole pattern (null entries are skipped).
-bool is_annotated(const std::vector<Node*>& nodes);
-void mark_nodes_as_annotated(const std::vector<Node*>& nodes);
-
-// torchao helpers: create the annotation if missing, otherwise edit it in place; `_annotated` untouched.
-void annotate_input_qspec_map(Node* node, Node* input_node, OptionalQSpec qspec);
-void annotate_output_qspec(Node* node, OptionalQSpec qspec);
-
-// Node filters for per-module configs (nn_module_stack; a leading "L['self']." is ignored).
-using NodeFilter = std::function<bool(const Node*)>;
-NodeFilter get_module_name_filter(const std::string& module_name);
-// module_type: a class path from nn_module_stack ("torch.nn.modules.conv.Conv2d") or its last part ("Conv2d").
-NodeFilter get_module_type_filter(const std::string& module_type);
-NodeFilter get_not_module_type_or_name_filter(const std::vector<std::string>& module_types,
-                                              const std::vector<std::string>& module_names);
 
 // The observers prepare_pt2e created, per edge / node (one instance per sharing group).
 using EdgeOrNodeToObsOrFq = std::map<EdgeOrNode, std::shared_ptr<ObserverBase>>;
@@ -177,16 +167,6 @@ struct QuantizationConfig {
   bool is_qat = false;
   bool operator==(const QuantizationConfig& o) const = default;
 };
-
-// Getters: nullopt for a missing config or field. ValueError where torchao asserts:
-// input/output activation must be per_tensor_affine or per_tensor_symmetric; weight
-// per_tensor_symmetric, per_channel_symmetric or no qscheme; bias dtype float32.
-std::optional<QuantizationSpec> get_input_act_qspec(const std::optional<QuantizationConfig>& config);
-std::optional<QuantizationSpec> get_output_act_qspec(const std::optional<QuantizationConfig>& config);
-std::optional<QuantizationSpec> get_weight_qspec(const std::optional<QuantizationConfig>& config);
-std::optional<QuantizationSpec> get_bias_qspec(const std::optional<QuantizationConfig>& config);
-
-// Wraps a QuantizationSpec (or nullopt) as an OptionalQSpec.
-OptionalQSpec as_qspec(const std::optional<QuantizationSpec>& spec);
+// Its getters (get_input_act_qspec, ...) and the helpers annotators use are in pt2e/quantizer_utils.h.
 
 }  // namespace pt

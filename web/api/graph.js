@@ -1,13 +1,23 @@
 // graph.js — the model zoo, export and GraphModule, with the seed notebooks' names:
 //   const model = pt.get_model('residual', { ch: 8 });
 //   const gm = pt.export(model, [pt.randn([4, 8, 16, 16])]);
-//   gm.nodes            // [{ name, op, target: 'aten.conv2d.default', args, users, meta }]
+//   gm.nodes            // [{ name, op, kind, target: 'aten.conv2d.default', args, users, meta }]
+//   gm.set_meta_custom('conv2d', 'numeric_debug_handle', 7)   // node.meta["custom"][key] = value
 //   gm.forward(x)       // runs the graph: a Tensor (or an array when the graph has several outputs); train.js
 //                       // defines it, as it records what loss.backward() needs
 //   gm.code; gm.clone(); gm.graph_view({ conv2d: 41.2 })
 //   pt.fold_bn(gm); pt.diff_ops(a, b); pt.observer_nodes(g); pt.qdq_nodes(g); pt.annotation_table(g);
 //   pt.observer_placement_table(g); pt.unannotated_ops(g); pt.example_inputs(4); pt.calibration_batches({ n, batch_size })
 // Node objects are snapshots: read gm.nodes again after a change.
+// A node's `kind` says what it is, computed once by the engine (engine/graph/targets.h node_kind):
+// 'placeholder', 'get_attr', 'op' (any other call_function), 'observer' (an observer / fake-quantize
+// module prepare_pt2e inserted), 'quantize', 'dequantize', 'choose_qparams' (the quantized_decomposed
+// ops convert_pt2e writes) or 'output'. Key on it rather than on target strings.
+// meta: { shape, dtype (when known), nn_module_stack: [{ fqn, type }], custom: { key: value },
+// quantization_annotation (when annotated) }. meta.custom is torchao's node.meta["custom"]: plain values
+// (string, boolean, number) that prepare_pt2e / convert_pt2e carry forward (a node's to its output observer,
+// an observer's to its quantize / dequantize nodes) and clone() keeps; write it with gm.set_meta_custom(node,
+// key, value) (null removes the key).
 export function installGraph(pt, M, tools) {
   const { call, own, release } = tools;
   const T = (h) => pt.Tensor.fromHandle(h);
@@ -46,6 +56,16 @@ export function installGraph(pt, M, tools) {
       return n;
     }
     clone() { return new GraphModule(call((h) => h.clone(), this.handle)); }
+    set_meta_custom(node, key, value) {
+      const name = typeof node === 'object' && node !== null ? node.name : node;
+      if (typeof name !== 'string') throw new pt.errors.TypeError('set_meta_custom(): argument \'node\' must be a node name or a node object');
+      if (typeof key !== 'string') throw new pt.errors.TypeError('set_meta_custom(): argument \'key\' must be a string');
+      if (value !== null && !['string', 'boolean', 'number'].includes(typeof value)) {
+        throw new pt.errors.TypeError(`set_meta_custom(): value for '${key}' must be a string, boolean, number or null, got ${typeof value}`);
+      }
+      call((h) => h.set_meta_custom(name, key, value), this.handle);
+      return this;
+    }
     get code() { return call((h) => h.code(), this.handle); }
     lint() { call((h) => h.lint(), this.handle); }
     state_dict() {

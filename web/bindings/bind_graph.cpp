@@ -1,6 +1,7 @@
 // bind_graph.cpp — Embind for engine/graph: the model zoo, export, GraphModule inspection and
 // running, passes (fold_bn, DCE) and the report tables. Nodes cross as plain JS objects (a
-// snapshot); node arguments that are nodes appear as {node: name}.
+// snapshot) with their kind (graph/targets.h node_kind) and meta (shape, dtype, nn_module_stack,
+// custom, quantization_annotation); node arguments that are nodes appear as {node: name}.
 #include <emscripten/bind.h>
 
 #include "common.h"
@@ -8,6 +9,7 @@
 #include "graph/models.h"
 #include "graph/passes.h"
 #include "graph/report.h"
+#include "graph/targets.h"
 #include "graph_handles.h"
 #include "graph_view_js.h"
 
@@ -48,10 +50,24 @@ val arg_to_js(const pt::Arg& a) {
       },
       a.v);
 }
+// meta.custom as a plain object: strings, booleans and numbers (an int64 crosses as a double).
+val custom_to_js(const pt::CustomMeta& custom) {
+  val o = val::object();
+  for (const auto& entry : custom)
+    std::visit(
+        [&](const auto& x) {
+          using X = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<X, int64_t>) o.set(entry.first, static_cast<double>(x));
+          else o.set(entry.first, x);
+        },
+        entry.second);
+  return o;
+}
 val node_to_js(const pt::GraphModule& gm, const pt::Node& n) {
   val o = val::object();
   o.set("name", n.name);
   o.set("op", std::string(pt::op_kind_name(n.op)));
+  o.set("kind", std::string(pt::node_kind_name(pt::node_kind(n))));
   o.set("target", n.target);
   val args = val::array();
   for (const pt::Arg& a : n.args()) args.call<void>("push", arg_to_js(a));
@@ -70,6 +86,7 @@ val node_to_js(const pt::GraphModule& gm, const pt::Node& n) {
     stack.call<void>("push", fr);
   }
   meta.set("nn_module_stack", stack);
+  meta.set("custom", custom_to_js(n.meta.custom));
   if (const auto& ann = n.meta.quantization_annotation) {
     val a = val::object();
     val ins = val::array();
@@ -159,6 +176,21 @@ val gm_nodes(const GraphModuleHandle& h) {
 GraphModuleHandle gm_clone(const GraphModuleHandle& h) {
   return ptjs::guarded([&] { return GraphModuleHandle::own(h.get().clone()); });
 }
+// node.meta["custom"][key] = value: a string, a boolean, a safe integer (int64) or another number (double);
+// null removes the key. The JS side checks the value's type; an unknown node is a ValueError.
+void gm_set_meta_custom(const GraphModuleHandle& h, const std::string& node, const std::string& key, const val& value) {
+  ptjs::guarded([&] {
+    pt::Node* n = h.get().graph.find(node);
+    if (!n) throw pt::ValueError("set_meta_custom(): no node named '" + node + "' in the graph");
+    const std::string type = value.typeOf().as<std::string>();
+    if (value.isNull()) n->meta.custom.erase(key);
+    else if (type == "string") n->meta.custom[key] = value.as<std::string>();
+    else if (type == "boolean") n->meta.custom[key] = value.as<bool>();
+    else if (val::global("Number").call<bool>("isSafeInteger", value)) n->meta.custom[key] = static_cast<int64_t>(value.as<double>());
+    else n->meta.custom[key] = value.as<double>();
+    return 0;
+  });
+}
 std::string gm_code(const GraphModuleHandle& h) { return ptjs::guarded([&] { return pt::graph_to_string(h.get().graph); }); }
 void gm_lint(const GraphModuleHandle& h) { ptjs::guarded([&] { h.get().graph.lint(); return 0; }); }
 val gm_state_dict(const GraphModuleHandle& h) {
@@ -241,6 +273,7 @@ EMSCRIPTEN_BINDINGS(pt_graph) {
   class_<GraphModuleHandle>("GraphModule")
       .function("nodes", &gm_nodes)
       .function("clone", &gm_clone)
+      .function("set_meta_custom", &gm_set_meta_custom)
       .function("code", &gm_code)
       .function("lint", &gm_lint)
       .function("state_dict", &gm_state_dict)

@@ -25,7 +25,7 @@
 // - priority: module_name configs -> module_type configs -> operator_type configs -> global; the
 //   operator_type and global stages skip nodes inside any listed module name / type. An operator type
 //   selects the patterns whose target set holds that key; the sets hold OpOverload names
-//   ("aten.conv2d.default", "aten.add.Tensor"; conv_transpose also lists the packets).
+//   (aten.conv2d.default, aten.add.Tensor; conv_transpose also lists the packets).
 //   set_filter_function(fn) is AND-ed with each stage's filter.
 // - propagate_annotation's share list adds transpose.int, reshape.default and slice.Tensor.
 // Faithful quirks, kept on purpose: the cat annotator consults no filter at all (neither a stage's nor
@@ -54,23 +54,20 @@ struct QuantPattern {
   std::string name;  // annotator name: "conv_relu", "cat", ...
   bool is_dynamic = false;
   bool is_qat = false;
-  std::vector<std::string> op_overloads;  // targets an operator-type config selects it by
+  TargetGroup op_overloads;  // targets an operator-type config selects it by (CONV_TARGETS, ...; graph/targets.h)
 };
 const std::vector<QuantPattern>& supported_patterns();
 
 // An annotator: annotates every match of its pattern that passes `filter` (null = every node).
-using Annotator = void (*)(GraphModule& gm, const std::optional<QuantizationConfig>& config, const NodeFilter& filter);
-// OP_TO_ANNOTATOR: the annotator for a pattern name; ValueError for an unknown name.
-Annotator annotator(const std::string& pattern_name);
+using Annotator = xnnpack::AnnotatorType;
+// OP_TO_ANNOTATOR: the annotator for a pattern name; ValueError for an unknown name. The patterns whose
+// upstream code is the same as torchao's testing copy (linear, linear_relu, conv[_transpose]_bn[_relu],
+// add[_relu], mul[_relu]) are that copy's annotators (xnnpack::op_to_annotator).
+const Annotator& annotator(const std::string& pattern_name);
 
-// Targets whose output reuses the input's qparams (relu, max_pool2d, mean, view, flatten, ...).
-bool is_share_obs_or_fq_op(const std::string& target);
-// Gives every unannotated share-observer op whose first input has an output spec Shared(input) on its
-// input edge and output, in graph order (so chains propagate).
+// propagate_annotation over ExecuTorch's share list (pt2e/quantizer_utils.h,
+// group::executorch_share_obs_or_fq: relu, max_pool2d, mean, view, reshape, transpose, flatten, ...).
 void propagate_annotation(GraphModule& gm);
-// transform_for_annotation: every literal argument of aten.add.Tensor / aten.mul.Tensor becomes a 0-dim
-// float32 buffer `_tensor_constant_<k>` read by a new get_attr node, so it can be observed.
-void convert_scalars_to_attrs(GraphModule& gm);
 
 class XNNPACKQuantizer : public Quantizer {
  public:
@@ -90,7 +87,6 @@ class XNNPACKQuantizer : public Quantizer {
 
  private:
   using ConfigList = std::vector<std::pair<std::string, std::optional<QuantizationConfig>>>;  // a Python dict
-  static void set_entry(ConfigList& list, const std::string& key, std::optional<QuantizationConfig> config);
   void annotate_all_patterns(GraphModule& gm, const std::optional<QuantizationConfig>& config,
                              const NodeFilter& stage_filter, const std::string* operator_target) const;
 

@@ -1,10 +1,11 @@
 // js_quantizer.h — JsQuantizer: a Quantizer made of callbacks, so a learner's JavaScript
 // `annotate(graph)` (a lesson cell, seed M03's "ten-line rule-based quantizer") can be passed to
-// prepare_pt2e. The JS bindings wrap JS functions as these std::function callbacks; C++ can use lambdas.
+// prepare_pt2e. The JS bindings wrap JS functions as these std::function callbacks; C++ can use lambdas
+// (with the helpers of pt2e/quantizer_utils.h).
 //
 //   pt::JsQuantizer q([](pt::GraphModule& gm) {                  // annotate (required)
 //     for (pt::Node* n : gm.graph.nodes())
-//       if (n->op == pt::OpKind::call_function && n->target == "aten.relu.default") {
+//       if (pt::is_call(n, pt::target::relu)) {
 //         pt::annotate_output_qspec(n, act_spec);
 //         pt::get_annotation(n)->_annotated = true;
 //       }
@@ -21,6 +22,7 @@
 #include <functional>
 
 #include "pt2e/quantizer.h"
+#include "pt2e/quantizer_utils.h"
 
 namespace pt {
 

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <array>
+#include <functional>
 
 namespace pt {
 
@@ -13,78 +14,28 @@ namespace {
 
 using Config = std::optional<QuantizationConfig>;
 using Filter = X86InductorQuantizer::PatternFilter;
-using InputMap = std::vector<std::pair<Node*, OptionalQSpec>>;
-using TargetSet = std::set<std::string>;
+using X86Annotation = X86InductorQuantizationAnnotation;
 
 // ---- operator sets ----------------------------------------------------------------------------------
-
-const TargetSet& int8_in_int8_out_ops() {
-  static const TargetSet ops{"aten.max_pool2d.default", "aten.cat.default", "aten.avg_pool2d.default",
-                             "aten.adaptive_avg_pool2d.default", "aten.flatten.using_ints"};
-  return ops;
-}
-
-// propagation_quantizable_ops is int8_in_int8_out_ops in torchao.
-const TargetSet& default_quantizable_ops() {
-  static const TargetSet ops = [] {
-    TargetSet s = int8_in_int8_out_ops();
-    s.insert({"aten.conv1d.default", "aten.conv2d.default", "aten.linear.default", "aten.mul.Tensor"});
-    return s;
-  }();
-  return ops;
-}
-
-const TargetSet& quantizable_ops() {
-  static const TargetSet ops = [] {
-    TargetSet s = default_quantizable_ops();
-    s.insert("aten.matmul.default");
-    return s;
-  }();
-  return ops;
-}
-
-// The aten targets a torch module / function class becomes in an exported graph.
-const TargetSet kConv2d{"aten.conv2d.default"};
-const TargetSet kConv1d{"aten.conv1d.default"};
-const TargetSet kLinear{"aten.linear.default"};
-const TargetSet kBatchNorm{"aten.batch_norm.default"};
-const TargetSet kAdd{"aten.add.Tensor", "aten.add_.Tensor"};
-const TargetSet kReLU{"aten.relu.default", "aten.relu_.default"};
-const TargetSet kHardtanh{"aten.hardtanh.default", "aten.hardtanh_.default"};
-const TargetSet kHardswish{"aten.hardswish.default", "aten.hardswish_.default"};
-const TargetSet kReLU6{"aten.relu6.default", "aten.relu6_.default"};
-const TargetSet kSiLU{"aten.silu.default", "aten.silu_.default"};
-const TargetSet kLeakyReLU{"aten.leaky_relu.default", "aten.leaky_relu_.default"};
-const TargetSet kTanh{"aten.tanh.default", "aten.tanh_.default"};
-const TargetSet kGELU{"aten.gelu.default", "aten.gelu_.default"};
-
-bool is_call_in(const Node* n, const TargetSet& targets) {
-  return n && n->op == OpKind::call_function && targets.count(n->target) > 0;
-}
-
-Node* node_arg(const Node* n, size_t i) { return i < n->args().size() ? n->args()[i].node() : nullptr; }
+// int8_in_int8_out_ops, default_quantizable_ops and quantizable_ops are group::x86_* (graph/targets.h).
+// The module types of torchao's partitions (torch.nn.Conv2d, nn.BatchNorm2d, nn.ReLU, ...) are matched by
+// what they become in an exported graph: group::relu and the other unary groups, group::add, and these.
+namespace nn_type {
+constexpr std::array conv2d = {target::conv2d};          // torch.nn.Conv2d
+constexpr std::array conv1d = {target::conv1d};          // torch.nn.Conv1d
+constexpr std::array batch_norm2d = {target::batch_norm};  // torch.nn.BatchNorm2d
+}  // namespace nn_type
 
 // ---- annotations ------------------------------------------------------------------------------------
 
-const X86InductorQuantizationAnnotation* x86_annotation(const Node* n) {
-  return dynamic_cast<const X86InductorQuantizationAnnotation*>(n->meta.quantization_annotation.get());
+const X86Annotation* x86_annotation(const Node* n) {
+  return dynamic_cast<const X86Annotation*>(n->meta.quantization_annotation.get());
 }
-
-bool is_node_annotated(const Node* n) {
-  const QuantizationAnnotation* a = get_annotation(n);
-  return a && a->_annotated;
-}
-
-bool is_any_annotated(const std::vector<Node*>& nodes) { return std::any_of(nodes.begin(), nodes.end(), is_node_annotated); }
 
 // node.meta[KEY] = _X86InductorQuantizationAnnotation(input_qspec_map, output_qspec, _annotated=True, flag)
-void set_x86(Node* n, InputMap inputs, bool is_output_of_quantized_pattern, OptionalQSpec output = std::nullopt) {
-  auto a = std::make_shared<X86InductorQuantizationAnnotation>();
-  for (auto& [in, spec] : inputs) a->set_input_qspec(in, std::move(spec));
-  a->output_qspec = std::move(output);
-  a->_annotated = true;
-  a->_is_output_of_quantized_pattern = is_output_of_quantized_pattern;
-  n->meta.quantization_annotation = std::move(a);
+void set_x86(Node* n, InputQSpecMap inputs, bool is_output_of_quantized_pattern, OptionalQSpec output = std::nullopt) {
+  set_annotation<X86Annotation>(n, std::move(inputs), std::move(output))._is_output_of_quantized_pattern =
+      is_output_of_quantized_pattern;
 }
 
 // A None config: annotated, no specs, so later stages leave the nodes alone.
@@ -92,17 +43,9 @@ void annotate_nodes_not_quantize(const std::vector<Node*>& nodes) {
   for (Node* n : nodes) set_x86(n, {}, false);
 }
 
-// _mark_nodes_as_annotated with an X86InductorQuantizationAnnotation where a node has none yet.
-void mark_x86_nodes_as_annotated(const std::vector<Node*>& nodes) {
-  for (Node* n : nodes) {
-    if (!n->meta.quantization_annotation) n->meta.quantization_annotation = std::make_shared<X86InductorQuantizationAnnotation>();
-    ensure_annotation(n)._annotated = true;
-  }
-}
-
 // Skip when a node is already annotated or the filter rejects the pattern.
 bool skip_annotate(const std::vector<Node*>& nodes, const Filter& filter) {
-  if (is_any_annotated(nodes)) return true;
+  if (is_annotated(nodes)) return true;
   return !(filter && filter(nodes));
 }
 
@@ -116,18 +59,18 @@ void annotate_weighted_node(Node* node, bool annotate_output, const Config& conf
     annotate_nodes_not_quantize({node});
     return;
   }
-  Node* act = node_arg(node, 0);
-  Node* weight = node_arg(node, 1);
+  Node* act = arg_node(node, 0);
+  Node* weight = arg_node(node, 1);
   if (!act || !weight) throw ValueError("X86InductorQuantizer: node " + node->name + " has no input / weight node");
-  InputMap inputs{{act, input_act(config)}, {weight, as_qspec(get_weight_qspec(config))}};
-  if (Node* bias = node_arg(node, 2)) inputs.emplace_back(bias, as_qspec(get_bias_qspec(config)));
+  InputQSpecMap inputs{{act, input_act(config)}, {weight, as_qspec(get_weight_qspec(config))}};
+  if (Node* bias = arg_node(node, 2)) inputs.emplace_back(bias, as_qspec(get_bias_qspec(config)));
   set_x86(node, std::move(inputs), annotate_output);
 }
 
 // ---- pattern finding ----------------------------------------------------------------------------------
 
 // find_sequential_partitions by target: chains n0 -> n1 -> ... where each node uses the previous one.
-std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std::vector<const TargetSet*>& types) {
+std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std::vector<TargetGroup>& types) {
   std::vector<std::vector<Node*>> out;
   std::function<void(std::vector<Node*>&)> extend = [&](std::vector<Node*>& chain) {
     if (chain.size() == types.size()) {
@@ -135,14 +78,14 @@ std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std
       return;
     }
     for (Node* u : chain.back()->users())
-      if (is_call_in(u, *types[chain.size()]) && std::find(chain.begin(), chain.end(), u) == chain.end()) {
+      if (is_call(u, types[chain.size()]) && std::find(chain.begin(), chain.end(), u) == chain.end()) {
         chain.push_back(u);
         extend(chain);
         chain.pop_back();
       }
   };
   for (Node* n : gm.graph.nodes())
-    if (is_call_in(n, *types[0])) {
+    if (is_call(n, types[0])) {
       std::vector<Node*> chain{n};
       extend(chain);
     }
@@ -151,8 +94,8 @@ std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std
 
 // The non-pattern operand of a binary node whose other operand is `producer`; nullptr if neither is.
 Node* extra_binary_input(const Node* producer, const Node* binary) {
-  if (node_arg(binary, 0) == producer) return node_arg(binary, 1);
-  if (node_arg(binary, 1) == producer) return node_arg(binary, 0);
+  if (arg_node(binary, 0) == producer) return arg_node(binary, 1);
+  if (arg_node(binary, 1) == producer) return arg_node(binary, 0);
   return nullptr;
 }
 
@@ -160,8 +103,8 @@ Node* extra_binary_input(const Node* producer, const Node* binary) {
 
 // QAT: conv2d -> batch_norm [-> add] [-> relu] / [-> unary]; the batch norm is not folded yet.
 void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<const TargetSet*> types{&kConv2d, &kBatchNorm, &kAdd};
-  if (with_relu) types.push_back(&kReLU);
+  std::vector<TargetGroup> types{nn_type::conv2d, nn_type::batch_norm2d, group::add};
+  if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *conv = m[0], *bn = m[1], *add = m[2], *relu = with_relu ? m[3] : nullptr;
     if (bn->users().size() != 1) continue;
@@ -179,12 +122,12 @@ void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Fi
     } else {
       set_x86(add, {{extra, input_act(config)}}, true, output_act(config));
     }
-    mark_x86_nodes_as_annotated(m);
+    mark_nodes_as_annotated<X86Annotation>(m);
   }
 }
 
 void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filter& filter,
-                               const std::vector<const TargetSet*>& types) {
+                               const std::vector<TargetGroup>& types) {
   for (const auto& m : find_sequential(gm, types)) {
     Node* conv = m.front();
     Node* last = m.back();
@@ -195,21 +138,21 @@ void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filt
       set_x86(last, {}, true, output_act(config));
     else
       annotate_nodes_not_quantize({last});
-    mark_x86_nodes_as_annotated(m);
+    mark_nodes_as_annotated<X86Annotation>(m);
   }
 }
 
 void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_qat_conv_bn_binary(gm, config, filter, true);
   annotate_qat_conv_bn_binary(gm, config, filter, false);
-  for (const TargetSet* unary : {&kReLU, &kHardtanh, &kHardswish, &kReLU6, &kSiLU})
-    annotate_qat_conv_bn_tail(gm, config, filter, {&kConv2d, &kBatchNorm, unary});
-  annotate_qat_conv_bn_tail(gm, config, filter, {&kConv2d, &kBatchNorm});
+  for (TargetGroup unary : {TargetGroup(group::relu), TargetGroup(group::hardtanh), TargetGroup(group::hardswish), TargetGroup(group::relu6), TargetGroup(group::silu)})
+    annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d, unary});
+  annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d});
 }
 
 void annotate_conv2d_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<const TargetSet*> types{&kConv2d, &kAdd};
-  if (with_relu) types.push_back(&kReLU);
+  std::vector<TargetGroup> types{nn_type::conv2d, group::add};
+  if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *conv = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
     if (conv->users().size() != 1) continue;
@@ -228,28 +171,38 @@ void annotate_conv2d_binary(GraphModule& gm, const Config& config, const Filter&
   }
 }
 
-void annotate_conv2d_unary(GraphModule& gm, const Config& config, const Filter& filter) {
-  const std::vector<std::pair<const TargetSet*, const TargetSet*>> patterns{
-      {&kConv2d, &kReLU}, {&kConv2d, &kHardtanh}, {&kConv2d, &kHardswish},
-      {&kConv2d, &kReLU6}, {&kConv2d, &kSiLU},    {&kConv1d, &kReLU}};
+// conv / linear -> unary: all (weighted op, unary) matches of the pairs in order, then each annotated
+// (_annotate_conv2d_unary, _annotate_linear_unary).
+void annotate_weighted_unary(GraphModule& gm, const Config& config, const Filter& filter,
+                             const std::vector<std::pair<TargetGroup, TargetGroup>>& patterns) {
   std::vector<std::vector<Node*>> matches;
-  for (const auto& [conv_type, unary_type] : patterns)
-    for (auto& m : find_sequential(gm, {conv_type, unary_type})) matches.push_back(std::move(m));
+  for (const auto& [op_type, unary_type] : patterns)
+    for (auto& m : find_sequential(gm, {op_type, unary_type})) matches.push_back(std::move(m));
   for (const auto& m : matches) {
-    Node *conv = m[0], *unary = m[1];
-    if (skip_annotate({unary, conv}, filter)) continue;
+    Node *op = m[0], *unary = m[1];
+    if (skip_annotate({unary, op}, filter)) continue;
     if (!config) {
-      annotate_nodes_not_quantize({conv, unary});
+      annotate_nodes_not_quantize({op, unary});
       continue;
     }
-    annotate_weighted_node(conv, false, config);
+    annotate_weighted_node(op, false, config);
     set_x86(unary, {}, true);
   }
 }
 
-void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, const TargetSet& targets) {
+void annotate_conv2d_unary(GraphModule& gm, const Config& config, const Filter& filter) {
+  annotate_weighted_unary(gm, config, filter,
+                          {{nn_type::conv2d, group::relu},
+                           {nn_type::conv2d, group::hardtanh},
+                           {nn_type::conv2d, group::hardswish},
+                           {nn_type::conv2d, group::relu6},
+                           {nn_type::conv2d, group::silu},
+                           {nn_type::conv1d, group::relu}});
+}
+
+void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, TargetGroup targets) {
   for (Node* n : gm.graph.nodes())
-    if (is_call_in(n, targets) && !skip_annotate({n}, filter)) annotate_weighted_node(n, true, config);
+    if (is_call(n, targets) && !skip_annotate({n}, filter)) annotate_weighted_node(n, true, config);
 }
 
 void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
@@ -257,14 +210,14 @@ void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const
   annotate_conv2d_binary(gm, config, filter, true);
   annotate_conv2d_binary(gm, config, filter, false);
   annotate_conv2d_unary(gm, config, filter);
-  annotate_single_weighted(gm, config, filter, kConv2d);
+  annotate_single_weighted(gm, config, filter, nn_type::conv2d);
 }
 
 // ---- linear patterns ----------------------------------------------------------------------------------
 
 void annotate_linear_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<const TargetSet*> types{&kLinear, &kAdd};
-  if (with_relu) types.push_back(&kReLU);
+  std::vector<TargetGroup> types{group::linear, group::add};
+  if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *linear = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
     if (linear->users().size() != 1 || !extra_binary_input(linear, add)) continue;
@@ -282,39 +235,31 @@ void annotate_linear_binary(GraphModule& gm, const Config& config, const Filter&
 }
 
 void annotate_linear_unary(GraphModule& gm, const Config& config, const Filter& filter) {
-  std::vector<std::vector<Node*>> matches;
-  for (const TargetSet* post : {&kReLU, &kLeakyReLU, &kTanh, &kGELU})
-    for (auto& m : find_sequential(gm, {&kLinear, post})) matches.push_back(std::move(m));
-  for (const auto& m : matches) {
-    Node *linear = m[0], *unary = m[1];
-    if (skip_annotate({unary, linear}, filter)) continue;
-    if (!config) {
-      annotate_nodes_not_quantize({linear, unary});
-      continue;
-    }
-    annotate_weighted_node(linear, false, config);
-    set_x86(unary, {}, true);
-  }
+  annotate_weighted_unary(gm, config, filter,
+                          {{group::linear, group::relu},
+                           {group::linear, group::leaky_relu},
+                           {group::linear, group::tanh},
+                           {group::linear, group::gelu}});
 }
 
 void annotate_linear_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_linear_binary(gm, config, filter, true);
   annotate_linear_binary(gm, config, filter, false);
   annotate_linear_unary(gm, config, filter);
-  annotate_single_weighted(gm, config, filter, kLinear);
+  annotate_single_weighted(gm, config, filter, group::linear);
 }
 
 // ---- matmul / mul ---------------------------------------------------------------------------------------
 
 void annotate_all_inputs(Node* n, const Config& config) {
-  InputMap inputs;
+  InputQSpecMap inputs;
   for (Node* in : n->all_input_nodes()) inputs.emplace_back(in, input_act(config));
   set_x86(n, std::move(inputs), true);
 }
 
 void annotate_matmul(GraphModule& gm, const Config& config, const Filter& filter) {
   for (Node* n : gm.graph.nodes()) {
-    if (!is_call_in(n, {"aten.matmul.default"}) || skip_annotate({n}, filter)) continue;
+    if (!is_call(n, target::matmul) || skip_annotate({n}, filter)) continue;
     if (!config)
       annotate_nodes_not_quantize({n});
     else
@@ -325,13 +270,13 @@ void annotate_matmul(GraphModule& gm, const Config& config, const Filter& filter
 // mul of two tensors of one shape.
 void annotate_mul_tensor(GraphModule& gm, const Config& config, const Filter& filter) {
   for (Node* n : gm.graph.nodes()) {
-    if (!is_call_in(n, {"aten.mul.Tensor"}) || skip_annotate({n}, filter)) continue;
+    if (!is_call(n, target::mul) || skip_annotate({n}, filter)) continue;
     if (!config) {
       annotate_nodes_not_quantize({n});
       continue;
     }
-    const Node* a = node_arg(n, 0);
-    const Node* b = node_arg(n, 1);
+    const Node* a = arg_node(n, 0);
+    const Node* b = arg_node(n, 1);
     if (!a || !b || !a->meta.val || !b->meta.val || a->meta.val->shape != b->meta.val->shape) continue;
     annotate_all_inputs(n, config);
   }
@@ -346,7 +291,7 @@ bool all_quantized(const std::vector<Node*>& nodes) {
 void annotate_cat(Node* cat, const Config& config) {
   const std::vector<Node*> inputs = cat->all_input_nodes();
   Node* first = inputs.front();
-  InputMap map{{first, input_act(config)}};
+  InputQSpecMap map{{first, input_act(config)}};
   const OptionalQSpec share = QuantizationSpecBase(SharedQuantizationSpec{EdgeOrNode::edge(first, cat)});
   for (size_t i = 1; i < inputs.size(); ++i) map.emplace_back(inputs[i], share);
   set_x86(cat, std::move(map), true);
@@ -355,7 +300,7 @@ void annotate_cat(Node* cat, const Config& config) {
 // One node of the propagation pass; `warn` receives torchao's warnings.
 void annotate_propagation_node(Node* node, const Config& config, const Filter& filter,
                                std::vector<std::string>& warnings) {
-  if (!is_call_in(node, int8_in_int8_out_ops()) || is_node_annotated(node)) return;
+  if (!is_call(node, group::x86_int8_in_int8_out) || is_annotated({node})) return;
   if (skip_annotate({node}, filter)) return;
   if (!config) {
     annotate_nodes_not_quantize({node});
@@ -363,16 +308,16 @@ void annotate_propagation_node(Node* node, const Config& config, const Filter& f
   }
   const std::vector<Node*> inputs = node->all_input_nodes();
   if (inputs.empty()) return;
-  if (node->target == "aten.cat.default") {
+  if (is_call(node, target::cat)) {
     if (all_quantized(inputs)) annotate_cat(node, config);
     return;
   }
-  if (node->target == "aten.flatten.using_ints" && !node->users().empty() &&
+  if (is_call(node, target::flatten) && !node->users().empty() &&
       std::none_of(node->users().begin(), node->users().end(),
-                   [](const Node* u) { return quantizable_ops().count(u->target) > 0; }))
+                   [](const Node* u) { return is_call(u, group::x86_quantizable); }))
     return;
   if (!all_quantized({inputs[0]})) {
-    if (node->target == "aten.max_pool2d.default")
+    if (is_call(node, target::max_pool2d))
       warnings.push_back("The input of maxpool2d is not quantized, skip annotate maxpool2d (node " + node->name + ")");
     return;
   }
@@ -384,7 +329,7 @@ void annotate_propagation_node(Node* node, const Config& config, const Filter& f
 // observer on its output.
 void annotate_output_for_int8_in_int8_out(GraphModule& gm) {
   for (Node* node : gm.graph.nodes()) {
-    if (!is_call_in(node, int8_in_int8_out_ops()) || !is_node_annotated(node)) continue;
+    if (!is_call(node, group::x86_int8_in_int8_out) || !is_annotated({node})) continue;
     if (!is_output_of_quantized_pattern(node)) continue;
     Node* input = node->all_input_nodes()[0];
     get_annotation(node)->output_qspec = QuantizationSpecBase(SharedQuantizationSpec{EdgeOrNode::edge(input, node)});
@@ -412,7 +357,7 @@ Filter operator_type_filter(const std::string& op) {
 }
 
 bool global_config_filter(const std::vector<Node*>& nodes) {
-  return exactly_one(nodes, [](const Node* n) { return default_quantizable_ops().count(n->target) > 0; },
+  return exactly_one(nodes, [](const Node* n) { return is_call(n, group::x86_default_quantizable); },
                      "default quantizable operations");
 }
 
@@ -428,21 +373,21 @@ std::string normalize_type_name(const std::string& name) {
 
 const std::map<std::string, std::string>& module_function_to_aten_operator_type() {
   static const std::map<std::string, std::string> table{
-      {"torch.nn.Conv2d", "aten.conv2d.default"},
-      {"torch.nn.functional.conv1d", "aten.conv1d.default"},
-      {"torch.nn.functional.conv2d", "aten.conv2d.default"},
-      {"torch.nn.Linear", "aten.linear.default"},
-      {"torch.nn.functional.linear", "aten.linear.default"},
-      {"torch.nn.MaxPool2d", "aten.max_pool2d.default"},
-      {"torch.nn.functional.max_pool2d", "aten.max_pool2d.default"},
-      {"torch.cat", "aten.cat.default"},
-      {"torch.nn.AvgPool2d", "aten.avg_pool2d.default"},
-      {"torch.nn.functional.avg_pool2d", "aten.avg_pool2d.default"},
-      {"torch.nn.AdaptiveAvgPool2d", "aten.adaptive_avg_pool2d.default"},
-      {"torch.nn.functional.adaptive_avg_pool2d", "aten.adaptive_avg_pool2d.default"},
-      {"torch.flatten", "aten.flatten.using_ints"},
-      {"torch.matmul", "aten.matmul.default"},
-      {"torch.mul", "aten.mul.Tensor"},
+      {"torch.nn.Conv2d", target::conv2d},
+      {"torch.nn.functional.conv1d", target::conv1d},
+      {"torch.nn.functional.conv2d", target::conv2d},
+      {"torch.nn.Linear", target::linear},
+      {"torch.nn.functional.linear", target::linear},
+      {"torch.nn.MaxPool2d", target::max_pool2d},
+      {"torch.nn.functional.max_pool2d", target::max_pool2d},
+      {"torch.cat", target::cat},
+      {"torch.nn.AvgPool2d", target::avg_pool2d},
+      {"torch.nn.functional.avg_pool2d", target::avg_pool2d},
+      {"torch.nn.AdaptiveAvgPool2d", target::adaptive_avg_pool2d},
+      {"torch.nn.functional.adaptive_avg_pool2d", target::adaptive_avg_pool2d},
+      {"torch.flatten", target::flatten},
+      {"torch.matmul", target::matmul},
+      {"torch.mul", target::mul},
   };
   return table;
 }
@@ -519,16 +464,6 @@ bool X86InductorQuantizer::need_skip_config(const std::optional<QuantizationConf
   return skip;
 }
 
-static void set_entry(std::vector<std::pair<std::string, std::optional<QuantizationConfig>>>& list,
-                      const std::string& key, std::optional<QuantizationConfig> config) {
-  for (auto& [k, c] : list)
-    if (k == key) {
-      c = std::move(config);
-      return;
-    }
-  list.emplace_back(key, std::move(config));
-}
-
 X86InductorQuantizer& X86InductorQuantizer::set_global(std::optional<QuantizationConfig> config) {
   if (need_skip_config(config)) {
     warnings_.push_back("Skip the global quantization config.");
@@ -544,7 +479,7 @@ X86InductorQuantizer& X86InductorQuantizer::set_module_name_qconfig(const std::s
     warnings_.push_back("Skip the quantization config for " + module_name + ".");
     return *this;
   }
-  set_entry(module_name_qconfig_, module_name, std::move(config));
+  set_dict_entry(module_name_qconfig_, module_name, std::move(config));
   return *this;
 }
 
@@ -561,7 +496,7 @@ X86InductorQuantizer& X86InductorQuantizer::set_mapped_operator_qconfig(const st
     warnings_.push_back(kind + ": Unable to customize quantization config for " + name + " by X86InductorQuantizer.");
     return *this;
   }
-  set_entry(operator_type_qconfig_, it->second, std::move(config));
+  set_dict_entry(operator_type_qconfig_, it->second, std::move(config));
   return *this;
 }
 

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "pt2e/quantizer.h"
+#include "pt2e/quantizer_utils.h"
 
 namespace pt {
 
@@ -92,7 +93,7 @@ class X86InductorQuantizer : public Quantizer {
                             const PatternFilter& filter);
 
   std::optional<QuantizationConfig> global_config_;
-  ConfigList operator_type_qconfig_;  // keyed by aten target, "aten.conv2d.default"
+  ConfigList operator_type_qconfig_;  // keyed by aten target (target::conv2d, ...)
   ConfigList module_name_qconfig_;
   std::vector<std::string> warnings_;
 };

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "pt2e/quantizer.h"
+#include "pt2e/quantizer_utils.h"
 
 namespace pt {
 
@@ -60,8 +61,8 @@ using AnnotatorType =
 // "conv_bn_relu", "conv_transpose_bn", "conv_transpose_bn_relu", "adaptive_avg_pool2d",
 // "gru_io_only", "add", "add_relu", "mul", "mul_relu", "cat". ValueError for another name.
 const AnnotatorType& op_to_annotator(const std::string& op);
+// propagate_annotation over torchao's share list (pt2e/quantizer_utils.h, group::xnnpack_share_obs_or_fq).
 void propagate_annotation(GraphModule& gm);
-void convert_scalars_to_attrs(GraphModule& gm);
 
 }  // namespace xnnpack
 
@@ -78,7 +79,7 @@ class XNNPACKQuantizer : public Quantizer {
   // ValueError for nullopt (torchao asserts: "quantization_config == None is not supported yet").
   XNNPACKQuantizer& set_module_name(const std::string& module_name, const std::optional<QuantizationConfig>& config);
 
-  void transform_for_annotation(GraphModule& gm) override { xnnpack::convert_scalars_to_attrs(gm); }
+  void transform_for_annotation(GraphModule& gm) override { convert_scalars_to_attrs(gm); }
   void annotate(GraphModule& gm) override;
   void validate(const GraphModule& gm) const override { (void)gm; }
 
