@@ -59,6 +59,17 @@ test('graph view data made by hand: layers are found, a cycle or layers that do 
     (e) => e.name === 'ValueError' && /kind must be one of placeholder, get_attr, op, observer/.test(e.message));
 });
 
+test("a stage's changed nodes must be nodes of that stage", () => {
+  const [gm, prepared] = stages();
+  const added = prepared.nodes.map((n) => n.name).filter((name) => !gm.nodes.some((m) => m.name === name));
+  assert.ok(added.length > 0);
+  const spec = (changed) => ({ view: 'graph', stages: [gm, { ...prepared, changed }] });
+  assert.deepEqual(call(M.spec_controls, spec(added), undefined), []);
+  assert.throws(() => call(M.spec_controls, spec(['no_such_node']), undefined),
+    (e) => e.name === 'ValueError' && /stage 1's 'changed' names 'no_such_node', which is not a node of that stage/.test(e.message));
+  assert.throws(() => call(M.spec_controls, spec('x'), undefined), (e) => e.name === 'TypeError' && /changed/.test(e.message));
+});
+
 test('view kinds: an unknown one is a ValueError listing the known ones', () => {
   call(M.check_view_kind, { view: 'histogram' });
   assert.throws(() => call(M.check_view_kind, { view: 'pie' }), (e) => e.name === 'ValueError' && /unknown view 'pie'; known: histogram, line, bar, graph/.test(e.message));

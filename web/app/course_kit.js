@@ -8,19 +8,8 @@
 //   kit.draw_stages(t('title'), [[gm, 'export'], [prepared, 'prepare_pt2e']], { focus: ['x'] });
 //   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
 //   kit.is_op(node, 'relu'); kit.is_quantize(node); kit.is_dequantize(node)
-// Node tests read `node.kind` ('op', 'quantize', 'dequantize', ...) where the engine gives it and fall back to the
-// target's name, so no cell spells a quantized_decomposed target.
-
-// A node's kind: the engine's own field, or the same read from its target.
-function kindOf(n) {
-  if (n?.kind) return n.kind;
-  const target = String(n?.target ?? '');
-  if (n?.op !== 'call_function') return n?.op ?? null;
-  if (/^quantized_decomposed\.quantize_/.test(target)) return 'quantize';
-  if (/^quantized_decomposed\.dequantize_/.test(target)) return 'dequantize';
-  if (/^quantized_decomposed\.choose_qparams/.test(target)) return 'choose_qparams';
-  return 'op';
-}
+// Node tests read `node.kind` ('op', 'quantize', 'dequantize', 'observer', ...), the engine's node kind, so no cell
+// spells a quantized_decomposed target.
 
 // A graph stage for the view, and `changed`: the names of its nodes the stage before it did not have (what prepare
 // or convert added), so the view can mark the difference between stages instead of a cell printing it.
@@ -49,9 +38,8 @@ export function courseKit(pt, show) {
       else show.table(report.headers, report.rows);
       return report;
     },
-    is_op: (n, op) => kindOf(n) === 'op' && String(n.target).split('.')[1] === op,
-    is_quantize: (n) => kindOf(n) === 'quantize',
-    is_dequantize: (n) => kindOf(n) === 'dequantize',
-    kind: kindOf,
+    is_op: (n, op) => n.kind === 'op' && String(n.target).split('.')[1] === op,
+    is_quantize: (n) => n.kind === 'quantize',
+    is_dequantize: (n) => n.kind === 'dequantize',
   };
 }

@@ -133,10 +133,11 @@ ptv::BarChartData bar_from_js(const val& spec) {
   return d;
 }
 
-// One stage: { title?, nodes, edges }, nodes and edges as gm.graph_view() gives them.
+// One stage: { title?, nodes, edges, changed? }, nodes and edges as gm.graph_view() gives them; `changed`
+// names the nodes this stage added to the one before it.
 ptv::GraphStage stage_from_js(const val& st, const std::string& where) {
   require_object(st, where);
-  return {string_or(st, "title", where), ptjs::graph_view_from_js(st, where)};
+  return {string_or(st, "title", where), ptjs::graph_view_from_js(st, where), strings(st, "changed", where)};
 }
 
 ptv::GraphViewData graph_from_js(const val& spec) {
@@ -228,6 +229,7 @@ val graph_state(ViewCanvas& canvas) {
   for (const auto& sl : view->stage_layouts()) {
     val st = val::object();
     st.set("crossings", sl.layout.crossings);
+    st.set("changed_shown", sl.changed_shown);
     val boxes = val::array();
     for (size_t i = 0; i < sl.shown.size(); ++i) {
       const ptv::LayoutBox& b = sl.layout.boxes[i];

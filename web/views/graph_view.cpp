@@ -106,6 +106,10 @@ void validate(const GraphViewData& d) {
   }
   for (const std::string& f : d.focus)
     if (!everywhere.count(f)) throw pt::ValueError("graph view: focus names '" + f + "', which is in no stage");
+  for (size_t s = 0; s < d.stages.size(); ++s)
+    for (const std::string& c : d.stages[s].changed)
+      if (std::none_of(d.stages[s].graph.nodes.begin(), d.stages[s].graph.nodes.end(), [&](const pt::ViewNode& n) { return n.name == c; }))
+        throw pt::ValueError("graph view: stage " + std::to_string(s) + "'s 'changed' names '" + c + "', which is not a node of that stage");
 }
 
 void GraphView::set_data(GraphViewData d) {
@@ -171,6 +175,9 @@ void GraphView::lay_out() {
     }
     StageLayout sl;
     sl.local.assign(nodes.size(), -1);
+    sl.changed.assign(nodes.size(), 0);
+    for (size_t i = 0; i < nodes.size(); ++i)
+      sl.changed[i] = std::find(st.changed.begin(), st.changed.end(), nodes[i].name) != st.changed.end();
     GraphLayoutInput in;
     in.h_gap = 18;  // compact: more of the graph at a readable scale
     in.v_gap = 28;
@@ -179,6 +186,7 @@ void GraphView::lay_out() {
       if (dist[i] < 0 || (!data_.show_params && nodes[i].kind == pt::NodeKind::get_attr)) continue;
       sl.local[i] = static_cast<int>(sl.shown.size());
       sl.shown.push_back(static_cast<int>(i));
+      sl.changed_shown += sl.changed[i];
       if (layered) in.layers.push_back(static_cast<int>(nodes[i].layer));
       float w = 0;
       const auto lines = box_lines(nodes[i]);
@@ -376,6 +384,10 @@ void GraphView::draw() {
       const bool hov = hovered_.stage == static_cast<int>(s) && hovered_.node == sl.shown[i];
       dl->AddRectFilled(p0, p1, fill_of(n), 4 * zoom);
       dl->AddRect(p0, p1, sel ? palette::kText : style.border, 4 * zoom, 0, sel ? 3.0f : hov ? 2.0f : 1.0f);
+      if (sl.changed[sl.shown[i]]) {  // new in this stage: an outline in the range colour around the box
+        const float o = 3 * zoom;
+        dl->AddRect(ImVec2(p0.x - o, p0.y - o), ImVec2(p1.x + o, p1.y + o), palette::kRange, 6 * zoom, 0, 2.0f);
+      }
       if (font_px >= 5) {
         const auto lines = box_lines(n);
         for (size_t k = 0; k < lines.size(); ++k) {
@@ -398,6 +410,10 @@ void GraphView::draw() {
     const float y = std::max(origin.y + 4, to_screen(0, 0).y - line_h - 6);
     dl->PushClipRect(ImVec2(std::max(origin.x, left), origin.y), ImVec2(right + (kStageGap - 6) * zoom, origin.y + avail.y), true);
     dl->AddText(ImVec2(x, y), palette::kText, st.title.c_str());
+    if (sl.changed_shown > 0) {  // how many nodes this stage added, in the outline's colour
+      const std::string added = "  +" + std::to_string(sl.changed_shown) + " new";
+      dl->AddText(ImVec2(x + tw, y), palette::kRange, added.c_str());
+    }
     dl->PopClipRect();
   }
 
@@ -457,6 +473,8 @@ void GraphView::draw() {
     if (!n.shape.empty() || !n.dtype.empty()) ImGui::TextUnformatted(shape_text(n).c_str());
     for (const std::string& l : n.annotations) ImGui::TextUnformatted(l.c_str());
     for (const std::string& l : n.qparams) ImGui::TextUnformatted(l.c_str());
+    if (stages_[hovered_.stage].changed[hovered_.node])
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kRange), "new in this stage");
     if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
     ImGui::EndTooltip();
   } else if (hot_button >= 0) {

@@ -4,7 +4,8 @@
 // purple, parameters yellow, inputs and outputs grey; with a per-node value (e.g. SQNR) the fill
 // follows a colour scale with a legend. Each box shows the node's label, its name and (optionally)
 // its annotation lines; hovering shows details (op, target, shape, annotations, qparams lines); a
-// click selects a node in every stage.
+// click selects a node in every stage. A stage's `changed` nodes (what it added to the stage before:
+// prepare's observers, convert's q / dq) are outlined in the range colour, counted next to its title.
 // Readable at lesson size (graph_viewport.h): the first view never shrinks text below a readable
 // scale; a graph too big for the canvas opens on its focused nodes (else its top-left) and shows
 // an overview in the bottom-right corner (the whole graph, the part in view outlined, selected
@@ -32,7 +33,8 @@ namespace ptv {
 
 struct GraphStage {
   std::string title;
-  pt::GraphView graph;  // nodes and edges as graph_view() gives them
+  pt::GraphView graph;               // nodes and edges as graph_view() gives them
+  std::vector<std::string> changed;  // nodes new in this stage (what prepare / convert added): outlined
 };
 
 struct GraphViewData {
@@ -62,6 +64,8 @@ class GraphView : public ViewContent {
     std::vector<int> local;  // graph.nodes index -> index into shown, -1 when not shown
     GraphLayout layout;      // boxes[i] belongs to nodes[shown[i]]
     float x = 0;             // the stage's left edge in world coordinates
+    std::vector<char> changed;  // graph.nodes index -> named in the stage's `changed`
+    int changed_shown = 0;      // how many of the shown nodes are changed (outlined)
   };
   const std::vector<StageLayout>& stage_layouts() const { return stages_; }
   // World (x, y) is drawn at canvas CSS pixel (screen_x + x * zoom, screen_y + y * zoom).
