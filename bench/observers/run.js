@@ -5,13 +5,13 @@
 //   node bench/observers/run.js [--build build/wasm] [--rounds 3] [--no-torch]
 //
 // Needs the wasm build's bench module (cmake --build <build> --target bench_observers). Data: a
-// fixed pseudo-random normal sample with every 1000th value ×8 (docs/perf-anchors.md §3), written
+// fixed pseudo-random normal sample with every 1000th value ×8 (docs/performance.md), written
 // to a temp file so torch times the very same floats. Timing: JS drives every call (V8 tiers a wasm
 // function up only on its next call); per step warm-up calls, then timed calls until both a count and
 // a time budget are met; median per round, lowest median of the rounds. Single-threaded everywhere.
 // The torch side runs torchao 0.18's algorithm through the torch 1.13 transcription in
-// tests/golden/gen_histogram.py (1.13's own HistogramObserver is a different algorithm, pt2e-spec
-// §10; its forward is shown for reference only).
+// tests/golden/gen_histogram.py (1.13's own HistogramObserver is a different algorithm,
+// docs/algorithms.md, Checking against torch 1.13; its forward is shown for reference only).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -6,9 +6,9 @@
 # Times, single-threaded, on the float32 data in the file:
 #   forward            — torchao 0.18's HistogramObserver.forward (aminmax + histc + merge), run with
 #                        torch 1.13 primitives by the transcription in tests/golden/gen_histogram.py
-#   calculate_qparams  — the same transcription's search (_non_linear_param_search + §1.2)
+#   calculate_qparams  — the same transcription's search (_non_linear_param_search + calculate_qparams)
 #   forward_1_13_class — torch 1.13's own HistogramObserver.forward, for reference only (it is a
-#                        different algorithm, spec §10; its calculate_qparams is not comparable)
+#                        different algorithm, docs/algorithms.md; its calculate_qparams is not comparable)
 # Each step: warm-up, then timed calls; wall-clock min and median and the median thread CPU time per
 # call, each the lowest over the rounds.
 import json

@@ -1,4 +1,5 @@
-// generator.cpp — torch's CPU generator and its float32 sampling kernels, bit for bit (spec §12).
+// generator.cpp — torch's CPU generator and its float32 sampling kernels, bit for bit
+// (docs/algorithms.md, Generator).
 //
 // Three layers, each a small function:
 //   1. MT19937 (Generator::random), seeded like at::mt19937 with the low 32 bits of the seed.

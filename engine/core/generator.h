@@ -2,7 +2,7 @@
 //
 // pt::Generator is MT19937 exactly as ATen's CPUGeneratorImpl drives it, and the sampling functions
 // below consume it in the same order and with the same float arithmetic as torch's CPU kernels
-// (docs: pt2e-spec.md §12). After `manual_seed(s)`, `randn`, `rand`, `uniform_`, `normal_` return
+// (docs/algorithms.md, Generator). After `manual_seed(s)`, `randn`, `rand`, `uniform_`, `normal_` return
 // the very bits `torch.manual_seed(s); torch.randn(...)` returns, in the native and the wasm build.
 //
 //   pt::manual_seed(0);

@@ -5,7 +5,8 @@
 // "activation_post_process_0", ...), positional `args` (node references, ints, floats, bools, int
 // lists, node lists, None), its `users` (kept in sync by the Graph) and `meta` (val = shape + dtype,
 // nn_module_stack, a slot for the quantizer's annotation, and `custom`, an open map of plain values).
-// There is deliberately no source_fn_stack, as in torch 2.14 export (docs: pt2e-spec.md §6.4).
+// There is deliberately no source_fn_stack, as in torch 2.14 export (docs/algorithms.md, XNNPACKQuantizer
+// (torchao testing copy), on source_fn_stack).
 // A GraphModule owns a Graph, the named parameters / buffers that get_attr nodes read (keyed by
 // the dotted module path, "conv1.weight"; the node is named conv1_weight), and the submodules that
 // call_module nodes run (observers inserted by prepare_pt2e: activation_post_process_k).

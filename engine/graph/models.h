@@ -1,4 +1,4 @@
-// models.h — the model zoo (docs: lessons-plan.md), export_module, and the lessons' input data.
+// models.h — the model zoo (the models the lessons use), export_module, and the lessons' input data.
 //
 // A Model is a module description: its leaf layers (Conv2d / BatchNorm2d / Linear) in torch's
 // construction order, their parameters and buffers, and a forward function that emits aten nodes

@@ -1,4 +1,5 @@
-// passes.cpp — fold_bn (spec §8.1), dead-code elimination, the train / eval switch of batch norms.
+// passes.cpp — fold_bn (docs/algorithms.md, BN folding), dead-code elimination, the train / eval switch
+// of batch norms.
 #include "graph/passes.h"
 
 #include <cmath>

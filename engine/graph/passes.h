@@ -1,6 +1,6 @@
 // passes.h — graph-to-graph passes: batch-norm folding, dead-code elimination, train / eval switch.
 //
-//   int folded = pt::fold_bn(gm);            // spec §8.1; prepare_pt2e runs this first
+//   int folded = pt::fold_bn(gm);            // docs/algorithms.md, BN folding; prepare_pt2e runs this first
 //   int removed = pt::eliminate_dead_code(gm);
 //
 // fold_bn folds every inference batch norm (aten.batch_norm.default with training=False, or

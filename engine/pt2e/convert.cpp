@@ -150,7 +150,7 @@ GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representa
     throw NotImplementedError("convert_pt2e: use_reference_representation=True is not implemented");
   GraphModule gm = model.clone();
   replace_observers_with_quantize_dequantize(gm);
-  _fold_conv_bn_qat(gm);  // §5.4: QAT conv-bn patterns become conv(folded weight, bias)
+  _fold_conv_bn_qat(gm);  // QAT conv-bn patterns become conv(folded weight, bias)
   duplicate_dq_pass(gm);
   if (fold_quantize) fold_quantize_ops(gm);
   gm.graph.eliminate_dead_code();

@@ -1,5 +1,6 @@
 // convert.h — convert_pt2e: observers become quantize / dequantize ops (torchao quantize_pt2e.py,
-// pt2e/convert.py, qat_utils.py, quantizer/duplicate_dq_pass.py, constant_fold.py; pt2e-spec.md §5.1–5.5, 5.7).
+// pt2e/convert.py, qat_utils.py, quantizer/duplicate_dq_pass.py, constant_fold.py;
+// docs/algorithms.md, convert_pt2e).
 //
 //   pt::GraphModule converted = pt::convert_pt2e(prepared);   // `prepared` is left unchanged
 //   converted.forward({x});                                    // runs q/dq in float (reference ops)
@@ -14,10 +15,10 @@
 //      for a symmetric qscheme) → getitem 0 / 1 → quantize_per_tensor.tensor → dequantize_per_tensor.tensor;
 //    - any other dtype (a float32 PlaceholderObserver): the node is removed, its users read its input.
 //    (qparams from calculate_qparams(): for fake-quantize modules the observer formula.)
-// 1b. _fold_conv_bn_qat (pt2e/qat_utils.h, §5.4): the QAT pattern prepare_qat_pt2e wrote
+// 1b. _fold_conv_bn_qat (pt2e/qat_utils.h): the QAT pattern prepare_qat_pt2e wrote
 //    (conv(x, dq(q(w·sf))) / sf [+ b] → batch_norm) becomes w → q → dq → conv(b) → batch_norm with the
 //    q / dq qparams computed on the BN-scaled weight, then the BN is folded into the conv weight / bias
-//    (§8.1, the BN's own eps) and removed — a converted QAT graph looks like a converted PTQ graph.
+//    (BN folding, the BN's own eps) and removed — a converted QAT graph looks like a converted PTQ one.
 // 2. DuplicateDQPass: a dequantize with several users gets one copy per user whose annotation is
 //    valid (the affine dynamic choose_qparams pattern stays shared); the original goes if unused.
 // 3. fold_quantize: quantize nodes whose inputs are all constants (get_attr) are evaluated through the
@@ -27,7 +28,7 @@
 // The ops' arguments are laid out and read back by graph/quantized_decomposed.h (qdq_arg_list, qdq_args;
 // the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
 // Recognise the nodes by node_kind() (graph/targets.h): quantize, dequantize, choose_qparams.
-// Not done: use_reference_representation (§5.8, NotImplementedError).
+// Not done: use_reference_representation (torchao reference_representation_rewrite.py; NotImplementedError).
 #pragma once
 #include <cstdint>
 

@@ -329,7 +329,7 @@ GraphModule prepare_qat_pt2e(const GraphModule& model, Quantizer& quantizer) {
   quantizer.transform_for_annotation(gm);
   quantizer.annotate(gm);
   quantizer.validate(gm);
-  _fuse_conv_bn_qat(gm);  // §4.5: conv -> bn becomes the nniqat.ConvBn2d "approximate" form, BN kept
+  _fuse_conv_bn_qat(gm);  // conv -> bn becomes the nniqat.ConvBn2d "approximate" form, BN kept
   prepare(gm, /*is_qat=*/true, &quantizer);
   return gm;
 }

@@ -1,5 +1,6 @@
 // prepare.h — prepare_pt2e / prepare_qat_pt2e: annotate a graph with a Quantizer, then insert the
-// observers its annotations ask for (torchao quantize_pt2e.py + pt2e/prepare.py; pt2e-spec.md §4).
+// observers its annotations ask for (torchao quantize_pt2e.py + pt2e/prepare.py; docs/algorithms.md,
+// prepare_pt2e).
 //
 //   pt::XNNPACKQuantizer q;
 //   q.set_global(pt::get_symmetric_quantization_config({.is_per_channel = true}));
@@ -8,7 +9,7 @@
 //
 // prepare_pt2e = copy → fold eval batch norms (graph/passes.h fold_bn) → transform_for_annotation →
 // annotate → validate → prepare(). prepare_qat_pt2e = copy → transform_for_annotation → annotate →
-// validate → _fuse_conv_bn_qat (pt2e/qat_utils.h, §4.5: every conv → batch_norm becomes
+// validate → _fuse_conv_bn_qat (pt2e/qat_utils.h: every conv → batch_norm becomes
 // conv(x, w·sf) / sf [+ b] → batch_norm(training=True), so the weight fake-quant observes the BN-scaled
 // weight) → prepare(is_qat). Batch norms stay (in training mode); use move_exported_model_to_train /
 // _eval (graph/passes.h) to switch them, as torchao's QAT flow does before calibration / convert.

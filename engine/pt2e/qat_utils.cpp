@@ -1,6 +1,6 @@
 // qat_utils.cpp — _fuse_conv_bn_qat (prepare_qat_pt2e) and _fold_conv_bn_qat (convert_pt2e): the QAT
 // conv-bn rewrites that make the weight fake-quant see, and the converted graph keep, the BN-scaled
-// conv weight (see qat_utils.h; torchao pt2e/qat_utils.py, pt2e-spec.md §4.5, §5.4).
+// conv weight (see qat_utils.h; torchao pt2e/qat_utils.py, docs/algorithms.md).
 #include "pt2e/qat_utils.h"
 
 #include <algorithm>

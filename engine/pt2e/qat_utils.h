@@ -1,4 +1,4 @@
-// qat_utils.h — the QAT conv-bn rewrites of torchao pt2e/qat_utils.py (pt2e-spec.md §4.5, §5.4).
+// qat_utils.h — the QAT conv-bn rewrites of torchao pt2e/qat_utils.py (docs/algorithms.md).
 //
 // Purpose: in quantization-aware training the conv weight must be fake-quantized as it will be
 // quantized after batch norm is folded into it, i.e. scaled by bn_weight / running_std. prepare_qat_pt2e

@@ -1,5 +1,5 @@
 // quantizer.h — the vocabulary a Quantizer speaks to prepare_pt2e: specs, annotations, the
-// Quantizer interface, QuantizationConfig (docs: pt2e-spec.md §3; torchao
+// Quantizer interface, QuantizationConfig (docs/algorithms.md, Specs and annotations; torchao
 // torchao/quantization/pt2e/quantizer/quantizer.py + utils.py, restated).
 //
 // A Quantizer walks a GraphModule and writes a QuantizationAnnotation on the nodes it wants

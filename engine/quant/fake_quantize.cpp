@@ -1,5 +1,5 @@
 // fake_quantize.cpp — FakeQuantize, FusedMovingAvgObsFakeQuantize and fbgemm's
-// ChooseQuantizationParams (see fake_quantize.h; docs: pt2e-spec.md §2.7, §2.8).
+// ChooseQuantizationParams (see fake_quantize.h; docs/algorithms.md).
 #include "quant/fake_quantize.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // fake_quantize.h — fake-quantize modules for QAT: an observer plus quantize→dequantize in float
-// (docs: pt2e-spec.md §2.7, §2.8). Names follow torchao's fake_quantize.py.
+// (docs/algorithms.md, FakeQuantize). Names follow torchao's fake_quantize.py.
 //
 //   pt::ObserverArgs a;
 //   a.dtype = pt::DType::Int8; a.quant_min = -128; a.quant_max = 127;
@@ -7,12 +7,12 @@
 //   pt::Tensor y = fq.forward(x);                    // observe, update scale/zero_point, fake-quantize
 //   pt::FakeQuantOutput r = fq.forward_cachemask(x); // the same plus the STE mask for backward
 //   fq.disable_observer(); fq.enable_fake_quant(false);
-//   pt::QParams qp = fq.calculate_qparams();         // the observer's §1.2 formula (what convert bakes in)
+//   pt::QParams qp = fq.calculate_qparams();         // the observer's formula (what convert bakes in)
 //
 // FusedMovingAvgObsFakeQuantize behaves like torch.fused_moving_avg_obs_fake_quant: the running
 // min/max are the wrapped moving-average observer's buffers, but the scale used in forward comes
-// from fbgemm's ChooseQuantizationParams (choose_quantization_params below), not from §1.2, so
-// training-time and convert-time qparams differ slightly (spec §2.8). Its flag buffers are int32
+// from fbgemm's ChooseQuantizationParams (choose_quantization_params below), not from calculate_qparams,
+// so training-time and convert-time qparams differ slightly (docs/algorithms.md). Its flag buffers are int32
 // here (int64 in torch: the engine has no int64 dtype).
 // Both classes are also built by name through make_observer("FakeQuantize", args); args.observer
 // names the wrapped observer class and every other field is forwarded to it.
@@ -78,7 +78,7 @@ class FusedMovingAvgObsFakeQuantize : public FakeQuantize {
   bool is_symmetric_quant() const { return is_symmetric(config_.qscheme); }
 };
 
-// fbgemm / ATen ChooseQuantizationParams for one (min, max) (spec §2.8): double intermediates,
+// ATen's ChooseQuantizationParams for one (min, max) (quantized/cpu/QuantUtils.h): double intermediates,
 // 6.1e-5 scale floor, eps ignored; preserve_sparsity = symmetric. RuntimeError if min > max.
 struct TensorQuantizationParams {
   float scale;

@@ -1,5 +1,5 @@
 // histogram_observer.cpp — torchao 0.18 HistogramObserver with torch 1.13's float32 CPU numerics
-// (see histogram_observer.h; docs: pt2e-spec.md §2.6). Sections: torch building blocks (linspace,
+// (see histogram_observer.h; docs/algorithms.md). Sections: torch building blocks (linspace,
 // cascade sum, histc, floor division), the forward pass and histogram merge, the range search.
 #include "quant/histogram_observer.h"
 #include "core/hot.h"

@@ -1,12 +1,12 @@
 // histogram_observer.h — torchao's HistogramObserver: a running 2048-bin histogram, and a range
-// search on it that approximately minimises the L2 quantization error (docs: pt2e-spec.md §2.6).
+// search on it that approximately minimises the L2 quantization error (docs/algorithms.md).
 //
 //   pt::ObserverArgs a;
 //   a.dtype = pt::DType::Int8; a.quant_min = -128; a.quant_max = 127; a.eps = 0x1p-12f;
 //   pt::HistogramObserver obs(a);                 // or pt::make_observer("HistogramObserver", a)
 //   obs.forward(x);                               // histc of x, merged into the running histogram
 //   pt::HistogramSearch s = obs.non_linear_param_search();   // the clipped range [s.min, s.max]
-//   pt::QParams qp = obs.calculate_qparams();     // §1.2 on that range (affine or symmetric)
+//   pt::QParams qp = obs.calculate_qparams();     // calculate_qparams on that range (affine or symmetric)
 //
 // Numerics are torch's float32 CPU kernels as torch 1.13 runs them single-threaded on AVX2
 // (the oracle: tests/golden/gen_histogram.py): histc bins with f32 (e - lo) * bins / (hi - lo);
@@ -54,7 +54,7 @@ class HistogramObserver : public UniformQuantizationObserverBase {
   explicit HistogramObserver(const ObserverArgs& args = {});
   const char* type_name() const override { return "HistogramObserver"; }
   Tensor forward(const Tensor& x) override;
-  // Uninitialized: scale [1.0], zero_point [0]. Otherwise §1.2 on non_linear_param_search()'s range.
+  // Uninitialized: scale [1.0], zero_point [0]. Otherwise the observer formula on the searched range.
   QParams calculate_qparams() const override;
   std::vector<NamedBuffer> named_buffers() const override;  // eps, histogram, min_val, max_val
 

@@ -1,5 +1,5 @@
 // observer.cpp — MinMax / MovingAverage / PerChannel / Placeholder / FixedQParams observers and the
-// class registry behind make_observer (see observer.h; docs: pt2e-spec.md §2).
+// class registry behind make_observer (see observer.h; docs/algorithms.md, Observers).
 #include "quant/observer.h"
 
 #include <algorithm>

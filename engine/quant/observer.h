@@ -1,5 +1,5 @@
 // observer.h — observers: modules that watch tensors flow by and turn what they saw into
-// (scale, zero_point) (docs: pt2e-spec.md §2). Names and defaults are torchao's.
+// (scale, zero_point) (docs/algorithms.md, Observers). Names and defaults are torchao's.
 //
 //   pt::ObserverArgs args;                       // torchao keyword arguments; unset = class default
 //   args.dtype = pt::DType::Int8;
@@ -84,7 +84,7 @@ class ObserverBase {
   ObserverConfig config_;
 };
 
-// Shared base of the observers that compute qparams from min_val / max_val with §1.2
+// Shared base of the observers that compute qparams from min_val / max_val with calculate_qparams
 // (UniformQuantizationObserverBase in torchao). Buffers: eps [1], min_val, max_val.
 class UniformQuantizationObserverBase : public ObserverBase {
  public:
@@ -93,7 +93,7 @@ class UniformQuantizationObserverBase : public ObserverBase {
   static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme);
 
   explicit UniformQuantizationObserverBase(const ObserverConfig& config);
-  QParams calculate_qparams() const override;   // §1.2 on (min_val, max_val)
+  QParams calculate_qparams() const override;   // calculate_qparams on (min_val, max_val)
   std::vector<NamedBuffer> named_buffers() const override;
   const Tensor& eps() const { return eps_; }
   const Tensor& min_val() const { return min_val_; }
@@ -108,7 +108,7 @@ class UniformQuantizationObserverBase : public ObserverBase {
   Tensor max_val_;
 };
 
-// Running min / max over every batch (per tensor only). §2.1
+// Running min / max over every batch (per tensor only).
 class MinMaxObserver : public UniformQuantizationObserverBase {
  public:
   explicit MinMaxObserver(const ObserverArgs& args = {});
@@ -119,7 +119,7 @@ class MinMaxObserver : public UniformQuantizationObserverBase {
   MinMaxObserver(const ObserverConfig& config, const char* cls);
 };
 
-// First batch's min / max, then m <- m + f32(c)·(batch_m - m). §2.2
+// First batch's min / max, then m <- m + f32(c)·(batch_m - m).
 class MovingAverageMinMaxObserver : public MinMaxObserver {
  public:
   explicit MovingAverageMinMaxObserver(const ObserverArgs& args = {});
@@ -128,7 +128,7 @@ class MovingAverageMinMaxObserver : public MinMaxObserver {
   double averaging_constant() const { return config_.averaging_constant; }
 };
 
-// Running min / max per slice along ch_axis. §2.3
+// Running min / max per slice along ch_axis.
 class PerChannelMinMaxObserver : public UniformQuantizationObserverBase {
  public:
   explicit PerChannelMinMaxObserver(const ObserverArgs& args = {});
@@ -139,7 +139,7 @@ class PerChannelMinMaxObserver : public UniformQuantizationObserverBase {
   PerChannelMinMaxObserver(const ObserverConfig& config, const char* cls);
 };
 
-// Per-channel moving average (first batch copies, then EMA with c). §2.4
+// Per-channel moving average (first batch copies, then EMA with c).
 class MovingAveragePerChannelMinMaxObserver : public PerChannelMinMaxObserver {
  public:
   explicit MovingAveragePerChannelMinMaxObserver(const ObserverArgs& args = {});
@@ -150,7 +150,7 @@ class MovingAveragePerChannelMinMaxObserver : public PerChannelMinMaxObserver {
 
 // Holds a config only (dynamic activations, float weights): identity forward, no buffers, and
 // calculate_qparams raises. quant_min / quant_max: as given, else the dtype default (0 / 0 for
-// float32). §2.5
+// float32).
 class PlaceholderObserver : public ObserverBase {
  public:
   explicit PlaceholderObserver(const ObserverArgs& args = {});

@@ -1,5 +1,5 @@
 // qparams.cpp — qschemes, quantization ranges and the shared scale / zero_point formula
-// (see qparams.h; docs: pt2e-spec.md §1.1, §1.2).
+// (see qparams.h; docs/algorithms.md, calculate_qmin_qmax, calculate_qparams).
 #include "quant/qparams.h"
 
 #include <algorithm>
@@ -31,7 +31,7 @@ constexpr QSchemeName kQSchemeNames[] = {
 
 int64_t floor_div2(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }  // Python's v // 2
 
-// One channel's (scale, zero_point) by §1.2 steps 2–5, all in float32.
+// One channel's (scale, zero_point) by calculate_qparams' formula, all in float32.
 struct ChannelQParams {
   float scale;
   int64_t zero_point;

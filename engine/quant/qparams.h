@@ -1,5 +1,5 @@
 // qparams.h — quantization parameters: qschemes, the (quant_min, quant_max) range and the
-// scale / zero_point formula every observer shares (docs: pt2e-spec.md §1.1, §1.2).
+// scale / zero_point formula every observer shares (docs/algorithms.md).
 //
 // These are torchao's free functions, restated in float32 exactly as PyTorch computes them:
 //
@@ -54,13 +54,13 @@ QRange dtype_bounds(DType dtype);
 // Checks a user-given range: quant_min <= 0 <= quant_max and quant_min < quant_max (ValueError).
 void validate_qmin_qmax(int64_t quant_min, int64_t quant_max);
 
-// §1.1: the effective range. Both bounds given = customized range (validated, and for int8 / int32
+// The effective range. Both bounds given = customized range (validated, and for int8 / int32
 // also checked to fit the dtype's width); otherwise the dtype default. reduce_range halves with
 // floor division (-127 -> -64, 127 -> 63).
 QRange calculate_qmin_qmax(std::optional<int64_t> quant_min, std::optional<int64_t> quant_max, DType dtype,
                            bool reduce_range);
 
-// §1.2: scale / zero_point from running min / max (float32, 0-dim or 1-D of equal shape).
+// calculate_qparams: scale / zero_point from running min / max (float32, 0-dim or 1-D of equal shape).
 // Throws ValueError if min_val > max_val anywhere (PyTorch asserts), or if the shapes differ.
 QParams calculate_qparams(const Tensor& min_val, const Tensor& max_val, int64_t quant_min, int64_t quant_max,
                           QScheme qscheme, DType dtype, float eps, bool has_customized_qrange);

@@ -1,5 +1,5 @@
 // quantize.cpp — quantize / dequantize, choose_qparams, fake quantization and SQNR (see quantize.h;
-// docs: pt2e-spec.md §1.3, §1.4).
+// docs/algorithms.md, quantize and dequantize, Fake quantization).
 #include "quant/quantize.h"
 
 #include <algorithm>

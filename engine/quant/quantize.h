@@ -1,5 +1,5 @@
 // quantize.h — the quantize / dequantize ops convert_pt2e emits, dynamic choose_qparams, fake
-// quantization for training, and SQNR (docs: pt2e-spec.md §1.3, §1.4).
+// quantization for training, and SQNR (docs/algorithms.md, quantize and dequantize, Fake quantization).
 //
 // Names and arguments follow torch.ops.quantized_decomposed.* and torch.fake_quantize_*:
 //
@@ -57,7 +57,7 @@ Tensor quantize_per_channel(const Tensor& x, const Tensor& scales, const Tensor&
 Tensor dequantize_per_channel(const Tensor& q, const Tensor& scales, const std::optional<Tensor>& zero_points,
                               int64_t axis, int64_t quant_min, int64_t quant_max, DType dtype);
 
-// quantized_decomposed.choose_qparams.tensor: aminmax(x) then §1.2 per_tensor_affine with
+// quantized_decomposed.choose_qparams.tensor: aminmax(x) then calculate_qparams per_tensor_affine with
 // has_customized_qrange = false. Returns scale float32 [1], zero_point int32 [1].
 QParams choose_qparams(const Tensor& x, int64_t quant_min, int64_t quant_max, float eps, DType dtype);
 // quantized_decomposed.choose_qparams_symmetric.tensor: the same with per_tensor_symmetric.

@@ -71,7 +71,7 @@ test('the torchao XNNPACKQuantizer leaves cat and max_pool2d of CatPoolNet unann
   assert.equal(conv.input_qspec_map.length, 3, 'input, weight and bias edges');
 });
 
-test('configs carry the observer classes of spec §6.1', () => {
+test('configs carry the observer classes of get_symmetric_quantization_config', () => {
   const ctr = (c) => c.input_activation.observer_or_fake_quant_ctr.name;
   assert.equal(ctr(pt.get_symmetric_quantization_config()), 'HistogramObserver');
   assert.equal(ctr(pt.get_symmetric_quantization_config({ is_qat: true })), 'FusedMovingAvgObsFakeQuantize');

@@ -1,5 +1,5 @@
 // zoo_sqnr.test.js — every zoo model under the torchao XNNPACKQuantizer's configurations prepares,
-// calibrates, converts and runs through the public JS API; prints the SQNR table the README shows
+// calibrates, converts and runs through the public JS API; prints the SQNR table docs/status.md shows
 // (the ExecuTorch / X86 rows come from tests/engine/pt2e/test_executorch_x86_sqnr.cpp).
 // Procedure: manual_seed(0), get_model, export on randn inputs, prepare_pt2e, 4 calibration batches,
 // convert_pt2e, SQNR of the converted output against the exported float graph on a held-out batch.

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-# gen_histogram.py — golden data for HistogramObserver (torchao 0.18 algorithm, pt2e-spec.md §2.6).
+# gen_histogram.py — golden data for HistogramObserver (torchao 0.18 algorithm, docs/algorithms.md).
 #
 # Run with Debian's torch 1.13:  /usr/bin/python3 tests/golden/gen_histogram.py
-# torch 1.13's own HistogramObserver is a different algorithm (spec §10), so the oracle below
+# torch 1.13's own HistogramObserver is a different algorithm (docs/algorithms.md, Checking
+# against torch 1.13), so the oracle below
 # transcribes torchao 0.18's HistogramObserver step by step with torch 1.13 tensor primitives
 # (aminmax, histc, linspace, repeat_interleave, bucketize, bincount, cumsum, sum, div floor) and
 # takes the final (min, max) -> (scale, zero_point) step from 1.13's observer base class, whose
-# formula is the same as torchao's (spec §1.2, §10).
+# formula is the same as torchao's calculate_qparams.
 #
 # Each case seeds the generator and feeds a list of batches; batch recipes are shared with
 # tests/engine/quant/test_histogram_observer.cpp, which regenerates the inputs with the engine's

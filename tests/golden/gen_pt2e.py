@@ -3,11 +3,11 @@
 #
 # Run with Debian's torch 1.13:  /usr/bin/python3 tests/golden/gen_pt2e.py
 # torch 1.13 has no PT2E, so the converted graph is written out by hand in the order convert_pt2e
-# emits it (pt2e-spec.md §5.1–5.3): x -> q/dq -> conv1 (BN folded, int8 per-channel weight -> dq) ->
+# emits it (docs/algorithms.md): x -> q/dq -> conv1 (BN folded, int8 per-channel weight -> dq) ->
 # relu -> q/dq -> conv2 (same) -> q/dq -> add(., x's dq) -> relu -> q/dq. Activation qparams come from
 # the torchao HistogramObserver transcription of gen_histogram.py over the seed's 8 calibration
-# batches, weight qparams from torch's PerChannelMinMaxObserver (same §1.2 formula as torchao);
-# quantize is torch.quantize_per_tensor / quantize_per_channel, whose int_repr is §1.3's op.
+# batches, weight qparams from torch's PerChannelMinMaxObserver (the same calculate_qparams as torchao);
+# quantize is torch.quantize_per_tensor / quantize_per_channel, whose int_repr is the decomposed quantize.
 # Writes tests/golden/models/pt2e_residual.{json,bin}: the example input, qparams, folded weights
 # and the converted output.
 import sys

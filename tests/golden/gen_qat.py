@@ -5,7 +5,7 @@ Run with Debian's torch 1.13 (not the pyenv python):  /usr/bin/python3 tests/gol
 Writes tests/golden/qat/<case>.bin (raw little-endian float32) + <case>.json in the format of
 gen_models.py (tests/engine/ops/golden.h reads it). Torch 1.13 has no PT2E; what it does have is
 F.batch_norm(training=True) and torch.nn.intrinsic.qat.ConvBn2d, whose `_forward_approximate` is
-the computation torchao's `_fuse_conv_bn_qat` writes into the graph (pt2e-spec.md §4.5).
+the computation torchao's `_fuse_conv_bn_qat` writes into the graph (docs/algorithms.md, _fuse_conv_bn_qat).
 
 bn_train_a   x [4, 6, 5, 5], weight, bias, running stats; y1 / rm1 / rv1 after F.batch_norm(training=True,
              momentum=0.1, eps=1e-5) on x, then y2 / rm2 / rv2 after a second call on x2 (stats accumulate)

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""gen_quant.py — golden data for the quant room (spec §1.1–1.4, §2.1–2.5, §2.7, §2.8).
+"""gen_quant.py — golden data for the quant room (docs/algorithms.md, calculate_qmin_qmax
+through FusedMovingAvgObsFakeQuantize).
 
 Run with Debian's torch 1.13 (the oracle):   /usr/bin/python3 tests/golden/gen_quant.py
 Writes tests/golden/quant/cases.json and raw little-endian .bin arrays next to it:
@@ -14,7 +15,7 @@ torch 1.13 has no quantized_decomposed ops: quantize / dequantize goldens run th
 formula with torch 1.13 tensor ops (clamp(round(x * (1/scale)) + zp, qmin, qmax).to(dtype)), and
 the generator asserts that it equals torch.quantize_per_tensor / per_channel(...).int_repr() where
 the range is the dtype's full range. choose_qparams runs MinMaxObserver's formula with
-has_customized_qrange=False, which is determine_qparams (spec §1.2, §1.3).
+has_customized_qrange=False, which is determine_qparams (docs/algorithms.md, choose_qparams).
 """
 import json
 import os

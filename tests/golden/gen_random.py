@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen_random.py — golden data for the torch-exact generator and nn init (spec §12, §8.1).
+"""gen_random.py — golden data for the torch-exact generator and nn init (docs/algorithms.md).
 
 Run with Debian's torch 1.13 (the oracle):   /usr/bin/python3 tests/golden/gen_random.py
 Writes tests/golden/random/<case>.bin (raw little-endian float32, row-major) and index.json

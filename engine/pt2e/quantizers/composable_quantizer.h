@@ -1,4 +1,4 @@
-// composable_quantizer.h — ComposableQuantizer: several quantizers applied as one (docs: pt2e-spec.md §3;
+// composable_quantizer.h — ComposableQuantizer: several quantizers applied as one (docs/algorithms.md;
 // torchao torchao/quantization/pt2e/quantizer/composable_quantizer.py, restated).
 //
 //   auto relu_q = std::make_shared<pt::JsQuantizer>(annotate_relus);        // any Quantizer

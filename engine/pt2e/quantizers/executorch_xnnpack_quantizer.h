@@ -1,4 +1,4 @@
-// executorch_xnnpack_quantizer.h — ExecuTorch's XNNPACKQuantizer (docs: pt2e-spec.md §6.5; ExecuTorch
+// executorch_xnnpack_quantizer.h — ExecuTorch's XNNPACKQuantizer (docs/algorithms.md; ExecuTorch
 // backends/xnnpack/quantizer/xnnpack_quantizer.py + xnnpack_quantizer_utils.py, restated).
 //
 // The name: this class is pt::executorch::XNNPACKQuantizer, as Python imports it from

@@ -1,4 +1,4 @@
-// x86_inductor_quantizer.h — torchao's X86InductorQuantizer (docs: pt2e-spec.md §7; torchao
+// x86_inductor_quantizer.h — torchao's X86InductorQuantizer (docs/algorithms.md; torchao
 // torchao/quantization/pt2e/quantizer/x86_inductor_quantizer.py, restated).
 //
 //   pt::X86InductorQuantizer q;

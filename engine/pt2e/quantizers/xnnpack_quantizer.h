@@ -1,5 +1,5 @@
 // xnnpack_quantizer.h — XNNPACKQuantizer as torchao's testing copy has it
-// (torchao/testing/pt2e/_xnnpack_quantizer.py + _xnnpack_quantizer_utils.py; docs: pt2e-spec.md §6.1–6.4).
+// (torchao/testing/pt2e/_xnnpack_quantizer.py + _xnnpack_quantizer_utils.py; docs/algorithms.md).
 // This is the quantizer the course's M01–M07 use, with its quirks on torch 2.14 graphs kept.
 //
 //   pt::XNNPACKQuantizer q;
@@ -40,7 +40,7 @@ struct SymmetricQuantizationOptions {
   int64_t weight_qmax = 127;
 };
 
-// §6.1: int8 per-tensor affine activations (HistogramObserver, or PlaceholderObserver when dynamic,
+// int8 per-tensor affine activations (HistogramObserver, or PlaceholderObserver when dynamic,
 // FusedMovingAvgObsFakeQuantize / FakeQuantize for QAT), int8 symmetric weights with ch_axis 0
 // (MinMaxObserver / PerChannelMinMaxObserver, FusedMovingAvgObsFakeQuantize for QAT), eps 2^-12,
 // no bias spec, no output spec when dynamic.

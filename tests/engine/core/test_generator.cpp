@@ -1,4 +1,4 @@
-// test_generator.cpp — pt::Generator against torch 1.13, bit for bit (spec §12).
+// test_generator.cpp — pt::Generator against torch 1.13, bit for bit (docs/algorithms.md, Generator).
 //
 // Golden data: tests/golden/random/*.bin, written by tests/golden/gen_random.py from real torch.
 // Each case replays the same calls and compares float bit patterns; a failure prints how many of

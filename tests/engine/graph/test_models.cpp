@@ -117,7 +117,7 @@ TEST_CASE("residual block exports with torch.export's node names and ops", "[mod
   CHECK(folded.graph.find("bn1_running_mean") == nullptr);  // dead get_attrs removed
 }
 
-TEST_CASE("residual init + BN fold gives the seed's per-channel weight scales (spec §11.4)", "[models][fold]") {
+TEST_CASE("residual init + BN fold gives the seed's per-channel weight scales", "[models][fold]") {
   golden::Golden g("residual");
   manual_seed(0);
   Model m = get_model("residual");

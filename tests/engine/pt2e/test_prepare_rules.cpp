@@ -1,5 +1,5 @@
 // test_prepare_rules.cpp — prepare_pt2e's grouping and insertion rules and its typed errors, on small
-// hand-annotated graphs (pt2e-spec.md §4.2–4.4), plus XNNPACKQuantizer's driver details (§6.2).
+// hand-annotated graphs (docs/algorithms.md, prepare_pt2e), plus XNNPACKQuantizer's annotation driver.
 #include <catch2/catch.hpp>
 
 #include <functional>

@@ -1,5 +1,5 @@
 // test_qat_fusion.cpp — prepare_qat_pt2e's _fuse_conv_bn_qat and convert_pt2e's _fold_conv_bn_qat
-// (pt2e/qat_utils.h; pt2e-spec.md §4.5, §5.4), checked for structure (what torchao's
+// (pt2e/qat_utils.h; docs/algorithms.md), checked for structure (what torchao's
 // test_quantize_pt2e_qat.py _verify_symmetric_xnnpack_qat_graph_helper checks), numerics against the
 // unfused train-mode graph, and against torch 1.13's nn.intrinsic.qat.ConvBn2d (tests/golden/gen_qat.py).
 //

@@ -1,7 +1,7 @@
 // test_seed_m01_2.cpp — seed M01-2 (residual block stages, CatPoolNet annotations) reproduced with
 // the engine, in the notebook's order: manual_seed(0); get_model("residual", ch=8); ex = randn(4,8,16,16);
 // export; prepare_pt2e (per-channel XNNPACK config); 8 calibration batches randn(4,8,16,16); convert_pt2e.
-// Every expected value below is printed in the seed (seeds/004_e9aa1d85cb743967.txt), except the
+// Every expected value below is printed in the seed notebook (docs/status.md, the seed pages), except the
 // converted graph's output, which tests/golden/gen_pt2e.py computes with torch 1.13 primitives.
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // test_seed_m01_3.cpp — seed M01-3 (QuantizationConfig switches on `tiny`) reproduced with the engine:
 // manual_seed(0); model = get_model("tiny"); ex = example_inputs(8); per config: export, prepare,
 // calibrate on calibration_batches(n=256, batch_size=32), convert; observers, q/dq nodes, SQNR.
-// Expected values are the seed's printed table (seeds/000_04ee057af3fe0070.txt). The full-PTQ and QAT
+// Expected values are the seed's printed table (docs/status.md, the seed pages). The full-PTQ and QAT
 // SQNRs (20.6 / 17.4 dB) depend on the seed's calibration data, which the seeds do not show
-// (lessons-plan.md), so their values are not compared; the seed's inequality on them (weight-only > full
+// (docs/status.md), so their values are not compared; the seed's inequality on them (weight-only > full
 // + 20 dB) is. The weight-only (48.7 / 46.1) and dynamic (50.3) SQNRs do not depend on that data and are
 // compared to 0.1 dB. Like the seed's run_one, every config goes through prepare_pt2e, is_qat included.
 #include <catch2/catch.hpp>

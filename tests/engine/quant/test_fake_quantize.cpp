@@ -1,6 +1,6 @@
 // test_fake_quantize.cpp — FakeQuantize / FusedMovingAvgObsFakeQuantize behaviour: buffers, flags,
 // constructor errors, state left unchanged by a failed forward, fbgemm's ChooseQuantizationParams
-// corner cases against torch 1.13 (cases.json "fused_first_step"), and spec §11 item 5: the fused
+// corner cases against torch 1.13 (cases.json "fused_first_step"), and (checked on torch 1.13) the fused
 // training-time scale differs from the convert-time observer scale on a 4×3×3×3 weight.
 #include "golden.h"
 
@@ -126,7 +126,7 @@ TEST_CASE("fused first step matches torch 1.13's ChooseQuantizationParams corner
   CHECK_THROWS_AS(choose_quantization_params(-1.0f, 1.0f, 5, 5, false), RuntimeError);
 }
 
-TEST_CASE("spec §11 item 5: fused training scale vs convert-time observer scale", "[fake_quant][seed-independent]") {
+TEST_CASE("fused training scale vs convert-time observer scale", "[fake_quant][seed-independent]") {
   const Tensor w = golden_data("w4d");  // 4×3×3×3
   ObserverArgs a = int8_args(-127, 127);
   a.observer = "MovingAveragePerChannelMinMaxObserver";

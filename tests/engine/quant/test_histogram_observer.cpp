@@ -241,7 +241,7 @@ TEST_CASE("torch building blocks: linspace, sum and histc match torch 1.13") {
   CHECK(r.at == r.bytes.size());
 }
 
-TEST_CASE("HistogramObserver reproduces the search edges of seed M02-1's gaussian (spec §11 item 2)") {
+TEST_CASE("HistogramObserver reproduces the search edges of seed M02-1's gaussian") {
   pt::Generator gen(0);
   (void)pt::randn({20000}, gen);  // table A's tensor comes first in the notebook's stream
   pt::HistogramObserver obs(int8_affine());

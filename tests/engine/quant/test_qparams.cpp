@@ -1,5 +1,5 @@
 // test_qparams.cpp — calculate_qmin_qmax, qscheme names and calculate_qparams edge cases
-// (spec §1.1, §1.2, §11 item 6): default and reduced ranges, range validation, the uint8 symmetric
+// (docs/algorithms.md; as on torch 1.13): default and reduced ranges, range validation, the uint8 symmetric
 // zero point 128 / 127, the −127..127 divisor, all-zero input with eps 2^-12, uninitialized stats,
 // and the decided NaN / inf behaviour (ValueError).
 #include "golden.h"
@@ -72,7 +72,7 @@ TEST_CASE("calculate_qparams: uninitialized and empty statistics give (1.0, 0)",
   CHECK(fresh.calculate_qparams().scale.data<float>()[0] == 1.0f);
 }
 
-TEST_CASE("calculate_qparams: spec §11 item 6 edge cases", "[qparams][seed-independent]") {
+TEST_CASE("calculate_qparams: edge cases checked on torch 1.13", "[qparams][seed-independent]") {
   const Tensor x = Tensor::from<float>({-1.5f, 0.25f, 2.0f}, {3});
   auto qparams_of = [&](ObserverArgs a, const Tensor& data) {
     MinMaxObserver o(a);

@@ -1,4 +1,4 @@
-// test_seed_m02_1.cpp — replays seed notebook M02-1 ("Observer zoo", /work/shared/seeds/003_*.txt)
+// test_seed_m02_1.cpp — replays seed notebook M02-1 ("Observer zoo"; the seed pages: docs/status.md)
 // with the engine: the same generator stream after manual_seed(0), the same observers, the
 // notebook's own qdq and SQNR, and every printed number compared as the string Python printed
 // (same format precision), plus the notebook's asserts.
