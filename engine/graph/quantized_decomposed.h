@@ -3,8 +3,8 @@
 // arguments back, and the float reference implementations the interpreter's op table holds from
 // start-up (graph/interpreter.h).
 //
-// The signatures (torch/ao/quantization/fx/_decomposed.py, which torchao's quant_primitives.py
-// quant_lib registers under the same names), restated:
+// The signatures (torch/ao/quantization/fx/_decomposed.py, the library torchao's pt2e/convert.py
+// imports so that these ops are registered), restated:
 //   quantize_per_tensor.default  (input, scale: float,  zero_point: int,    quant_min, quant_max, dtype)
 //   quantize_per_tensor.tensor   (input, scale: Tensor, zero_point: Tensor, quant_min, quant_max, dtype)
 //   quantize_per_channel.default (input, scales: Tensor, zero_points: Tensor, axis, quant_min, quant_max, dtype)
