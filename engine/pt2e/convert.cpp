@@ -51,15 +51,33 @@ Node* quantize_dequantize(GraphModule& gm, Node* anchor, const char* q_target, c
   return dq;
 }
 
+// The quant_min / quant_max the q / dq ops get: torchao passes the observer's attributes on, and the
+// quantized_decomposed ops take only ints, so a None one (ObserverConfig::none) cannot be converted.
+QRange op_range(const Node* node, const ObserverBase& obs) {
+  const std::optional<QRange> r = obs.config().quant_range();
+  if (!r)
+    throw RuntimeError("convert_pt2e: observer " + node->name + " (" + obs.type_name() +
+                       ") has quant_min / quant_max None; the quantized_decomposed ops need ints (give the spec a "
+                       "quant_min and quant_max)");
+  return *r;
+}
+
+// torchao convert.py, dynamic branch: getattr(activation_post_process, "eps", finfo(float32).eps). An
+// observer has an eps attribute (its buffer, or PlaceholderObserver's); a fake quantize has none.
+double dynamic_eps(const ObserverBase& obs) {
+  return obs.is_fake_quantize() ? kFloat32Eps : static_cast<double>(obs.config().eps);
+}
+
 // Replaces one observer node; returns the node its users now read.
 Node* replace_observer(GraphModule& gm, Node* node, const ObserverBase& obs) {
   Node* input = node->args()[0].node();
   if (!conversion_supported(obs)) return input;
-  QDQArgs a{input, {}, {}, std::nullopt, obs.quant_min(), obs.quant_max(), obs.dtype()};
+  const QRange r = op_range(node, obs);
+  QDQArgs a{input, {}, {}, std::nullopt, r.quant_min, r.quant_max, obs.dtype()};
   if (obs.is_dynamic()) {
     if (obs.dtype() != DType::Int8 && obs.dtype() != DType::UInt8)
       throw ValueError("dynamic quantization supports int8 and uint8 only, got " + std::string(dtype_name(obs.dtype())));
-    const ChooseQParamsArgs c{input, a.quant_min, a.quant_max, static_cast<double>(obs.config().eps), a.dtype};
+    const ChooseQParamsArgs c{input, a.quant_min, a.quant_max, dynamic_eps(obs), a.dtype};
     Node* choose = call_before(gm, node, is_symmetric(obs.qscheme()) ? target::choose_qparams_symmetric
                                                                      : target::choose_qparams,
                                choose_qparams_arg_list(c));
@@ -69,6 +87,8 @@ Node* replace_observer(GraphModule& gm, Node* node, const ObserverBase& obs) {
   }
   const QParams qp = obs.calculate_qparams();
   if (is_per_channel(obs.qscheme())) {
+    if (obs.config().is_none("ch_axis"))  // convert.py: int(activation_post_process.ch_axis)
+      throw TypeError("convert_pt2e: per-channel observer " + node->name + " has ch_axis None");
     a.scale = buffer_before(gm, node, "_scale_", qp.scale.clone());
     a.zero_point = buffer_before(gm, node, "_zero_point_", qp.zero_point.clone());
     a.axis = obs.ch_axis();

@@ -72,16 +72,22 @@ ObserverBase* get_observer(const GraphModule& gm, const Node* node) { return get
 
 // ---- DerivedObserverOrFakeQuantize -----------------------------------------------------------------
 
+// torchao pt2e/__init__.py DerivedObserverOrFakeQuantize.__init__ with the kwargs prepare.py passes: dtype,
+// quant_min, quant_max, qscheme, ch_axis as the spec holds them (None stays None: ObserverConfig::none), and
+// is_dynamic not passed (False).
 static ObserverConfig derived_config(const DerivedQuantizationSpec& spec) {
   ObserverConfig c;
   c.dtype = spec.dtype;
   c.qscheme = spec.qscheme.value_or(QScheme::per_tensor_affine);
-  if (spec.quant_min) c.quant_min = *spec.quant_min;
-  if (spec.quant_max) c.quant_max = *spec.quant_max;
+  if (!spec.qscheme) c.none.push_back("qscheme");
+  c.quant_min = spec.quant_min.value_or(0);
+  c.quant_max = spec.quant_max.value_or(0);
+  if (!spec.quant_min) c.none.push_back("quant_min");
+  if (!spec.quant_max) c.none.push_back("quant_max");
   c.has_customized_qrange = spec.quant_min && spec.quant_max;
-  c.is_dynamic = spec.is_dynamic;
   c.ch_axis = spec.ch_axis.value_or(-1);
-  if (is_per_channel(c.qscheme) && !spec.ch_axis)
+  if (!spec.ch_axis) c.none.push_back("ch_axis");
+  if (spec.qscheme && is_per_channel(*spec.qscheme) && !spec.ch_axis)
     throw ValueError("DerivedObserverOrFakeQuantize: must provide a valid ch_axis if qscheme is per channel");
   return c;
 }

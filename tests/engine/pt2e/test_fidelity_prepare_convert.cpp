@@ -1,0 +1,193 @@
+// test_fidelity_prepare_convert.cpp — issue #13's prepare / convert rows, each against the torchao v0.18.0
+// function it follows: the observer built from a spec (prepare.py _create_obs_or_fq_from_qspec passes
+// every field, None included), DerivedObserverOrFakeQuantize's kwargs (pt2e/__init__.py), the QAT
+// FixedQParamsFakeQuantize, and the dynamic branch's eps (convert.py
+// _replace_observer_with_quantize_dequantize_node_decomposed).
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "core/generator.h"
+#include "graph/interpreter.h"
+#include "graph/quantized_decomposed.h"
+#include "graph/report.h"
+#include "graph/targets.h"
+#include "pt2e/convert.h"
+#include "pt2e/observer_module.h"
+#include "pt2e/prepare.h"
+#include "pt2e/quantizer_utils.h"
+#include "pt2e/quantizers/js_quantizer.h"
+#include "pt2e/quantizers/xnnpack_quantizer.h"
+#include "quant/fake_quantize.h"
+
+using namespace pt;
+
+namespace {
+
+// x -> linear(w, b) -> sigmoid -> output, weights from the default generator.
+GraphModule linear_sigmoid() {
+  manual_seed(0);
+  GraphModule gm;
+  gm.set_tensor("fc.weight", randn({4, 8}));
+  gm.set_tensor("fc.bias", randn({4}));
+  Node* x = gm.graph.placeholder("x");
+  Node* w = gm.graph.get_attr("fc.weight");
+  Node* b = gm.graph.get_attr("fc.bias");
+  Node* l = gm.graph.call_function(target::linear, {x, w, b});
+  gm.graph.output({gm.graph.call_function(target::sigmoid, {l})});
+  propagate_shapes(gm, {randn({2, 8})});
+  return gm;
+}
+
+Node* node(const GraphModule& gm, const char* name) {
+  Node* n = gm.graph.find(name);
+  REQUIRE(n != nullptr);
+  return n;
+}
+
+QuantizationSpec spec(const char* cls, ObserverArgs with_args, std::optional<int64_t> qmin, std::optional<int64_t> qmax,
+                      std::optional<QScheme> qscheme, std::optional<int64_t> ch_axis = std::nullopt) {
+  return QuantizationSpec{DType::Int8, {cls, with_args}, qmin, qmax, qscheme, ch_axis, false};
+}
+
+// Annotates one input edge of linear (0 = x, 1 = weight) with `s` and prepares.
+GraphModule prepare_edge(int input, const QuantizationSpec& s) {
+  JsQuantizer q([&](GraphModule& gm) {
+    Node* l = node(gm, "linear");
+    annotate_input_qspec_map(l, arg_node(l, input), s);
+  });
+  return prepare_pt2e(linear_sigmoid(), q);
+}
+
+const ObserverBase& only_observer(const GraphModule& p) {
+  REQUIRE(observer_nodes(p).size() == 1);
+  return *get_observer(p, observer_nodes(p)[0]);
+}
+
+}  // namespace
+
+TEST_CASE("prepare passes a spec's None fields to the observer (torchao prepare.py _create_obs_or_fq_from_qspec)",
+          "[prepare][fidelity]") {
+  SECTION("quant_min=None overrides .with_args(quant_min=...)") {
+    ObserverArgs bound;
+    bound.quant_min = -10;
+    bound.quant_max = 10;
+    const ObserverBase& o = only_observer(prepare_edge(0, spec("MinMaxObserver", bound, std::nullopt, std::nullopt,
+                                                               QScheme::per_tensor_affine)));
+    CHECK(o.config().quant_range() == QRange{-128, 127});  // main kept -10..10
+    CHECK_FALSE(o.config().has_customized_qrange);
+  }
+  SECTION("qscheme=None reaches the class, which refuses it") {
+    for (const char* cls : {"MinMaxObserver", "HistogramObserver", "MovingAverageMinMaxObserver"}) {
+      INFO(cls);
+      CHECK_THROWS_AS(prepare_edge(0, spec(cls, {}, -128, 127, std::nullopt)), NotImplementedError);  // main: prepared
+    }
+  }
+  SECTION("a PerChannel class gets ch_axis=None: prepared, then calibration fails") {
+    GraphModule p = prepare_edge(1, spec("PerChannelMinMaxObserver", {}, -127, 127, QScheme::per_channel_symmetric));
+    CHECK(only_observer(p).config().is_none("ch_axis"));
+    CHECK_THROWS_AS(p.forward({randn({2, 8})}), TypeError);  // main: ch_axis 0, calibrated
+  }
+  SECTION("a FakeQuantize keeps its observer's ch_axis (its class name has no PerChannel)") {
+    ObserverArgs bound;
+    bound.observer = "MovingAveragePerChannelMinMaxObserver";
+    QuantizationSpec s = spec("FakeQuantize", bound, -127, 127, QScheme::per_channel_symmetric, 1);
+    JsQuantizer q([&](GraphModule& gm) {
+      Node* l = node(gm, "linear");
+      annotate_input_qspec_map(l, arg_node(l, 1), s);
+    });
+    CHECK(only_observer(prepare_qat_pt2e(linear_sigmoid(), q)).ch_axis() == 0);
+  }
+}
+
+TEST_CASE("DerivedObserverOrFakeQuantize keeps a None range and is never dynamic (torchao pt2e/__init__.py)",
+          "[prepare][convert][fidelity]") {
+  auto bias_quantizer = [](std::optional<int64_t> qmin, std::optional<int64_t> qmax, bool is_dynamic) {
+    return JsQuantizer([=](GraphModule& gm) {
+      Node* l = node(gm, "linear");
+      Node *x = arg_node(l, 0), *w = arg_node(l, 1), *b = arg_node(l, 2);
+      annotate_input_qspec_map(l, x, spec("MinMaxObserver", {}, -128, 127, QScheme::per_tensor_affine));
+      annotate_input_qspec_map(l, w, spec("MinMaxObserver", {}, -127, 127, QScheme::per_tensor_symmetric));
+      DerivedQuantizationSpec d;
+      d.derived_from = {EdgeOrNode::edge(x, l), EdgeOrNode::edge(w, l)};
+      d.derive_qparams_fn = [](const std::vector<ObserverBase*>& obs) {
+        const QParams a = obs[0]->calculate_qparams(), b = obs[1]->calculate_qparams();
+        return QParams{Tensor::full({1}, a.scale.data<float>()[0] * b.scale.data<float>()[0]),
+                       Tensor::zeros({1}, DType::Int32)};
+      };
+      d.dtype = DType::Int32;
+      d.quant_min = qmin;
+      d.quant_max = qmax;
+      d.qscheme = QScheme::per_tensor_symmetric;
+      d.is_dynamic = is_dynamic;
+      annotate_input_qspec_map(l, b, d);
+    });
+  };
+  // Without a range: main clamped the int32 bias to 0..255; torchao keeps None and convert fails.
+  JsQuantizer open = bias_quantizer(std::nullopt, std::nullopt, false);
+  GraphModule p = prepare_pt2e(linear_sigmoid(), open);
+  p.forward({randn({2, 8})});
+  const Node* bias_obs = nullptr;
+  for (const Node* n : observer_nodes(p))
+    if (std::string(get_observer(p, n)->type_name()) == "DerivedObserverOrFakeQuantize") bias_obs = n;
+  REQUIRE(bias_obs != nullptr);
+  CHECK_FALSE(get_observer(p, bias_obs)->config().quant_range().has_value());
+  CHECK_THROWS_WITH(convert_pt2e(p), Catch::Contains("quant_min / quant_max None"));
+  // With a range and is_dynamic=True in the spec: the observer is static (prepare.py does not pass
+  // is_dynamic), so convert writes a per-tensor int32 q / dq with the derived scale.
+  JsQuantizer full = bias_quantizer(-(int64_t{1} << 31), (int64_t{1} << 31) - 1, true);
+  GraphModule p2 = prepare_pt2e(linear_sigmoid(), full);
+  for (const Node* n : observer_nodes(p2)) CHECK_FALSE(get_observer(p2, n)->is_dynamic());  // main: the bias one was
+  p2.forward({randn({2, 8})});
+  GraphModule c = convert_pt2e(p2, false, /*fold_quantize=*/false);
+  int int32_q = 0;
+  for (const Node* n : c.graph.nodes())
+    if (node_kind(*n) == NodeKind::quantize && qdq_args(*n)->dtype == DType::Int32) ++int32_q;
+  CHECK(int32_q == 1);
+}
+
+TEST_CASE("prepare_qat_pt2e wraps a FixedQParamsQuantizationSpec in FixedQParamsFakeQuantize (torchao prepare.py)",
+          "[prepare][qat][fidelity]") {
+  auto sigmoid_quantizer = [](std::optional<int64_t> qmin, std::optional<int64_t> qmax) {
+    return JsQuantizer([=](GraphModule& gm) {
+      FixedQParamsQuantizationSpec f{DType::UInt8, 1.0 / 256, 0, qmin, qmax, QScheme::per_tensor_affine, false};
+      annotate_output_qspec(node(gm, "sigmoid"), f);
+    });
+  };
+  JsQuantizer q = sigmoid_quantizer(0, 255);
+  GraphModule p = prepare_qat_pt2e(linear_sigmoid(), q);  // main: NotImplementedError
+  const ObserverBase& fq = only_observer(p);
+  CHECK(std::string(fq.type_name()) == "FixedQParamsFakeQuantize");
+  const Tensor y = p.forward({randn({2, 8})})[0];
+  for (int64_t i = 0; i < y.numel(); ++i) {  // on the 1/256 grid
+    const float k = y.data<float>()[i] * 256.0f;
+    CHECK(k == std::nearbyint(k));
+  }
+  GraphModule c = convert_pt2e(p);
+  CHECK(qdq_nodes(c).size() == 2);
+  // Without quant_min / quant_max the spec's None reaches FixedQParamsObserver (main: 0..255): under
+  // QAT the fake quant's forward fails, under PTQ convert does.
+  JsQuantizer open = sigmoid_quantizer(std::nullopt, std::nullopt);
+  GraphModule qat = prepare_qat_pt2e(linear_sigmoid(), open);
+  CHECK_THROWS_AS(qat.forward({randn({2, 8})}), TypeError);
+  GraphModule ptq = prepare_pt2e(linear_sigmoid(), open);
+  ptq.forward({randn({2, 8})});
+  CHECK_THROWS_AS(convert_pt2e(ptq), RuntimeError);
+}
+
+TEST_CASE("convert's dynamic branch takes eps from the observer, float32 eps for a fake quantize (torchao convert.py)",
+          "[convert][qat][fidelity]") {
+  auto eps_of_choose_qparams = [](bool is_qat) {
+    XNNPACKQuantizer q;
+    q.set_global(get_symmetric_quantization_config({.is_qat = is_qat, .is_dynamic = true}));
+    GraphModule p = is_qat ? prepare_qat_pt2e(linear_sigmoid(), q) : prepare_pt2e(linear_sigmoid(), q);
+    p.forward({randn({2, 8})});
+    GraphModule c = convert_pt2e(p);
+    for (const Node* n : c.graph.nodes())
+      if (node_kind(*n) == NodeKind::choose_qparams) return std::get<double>(n->args()[3].v);
+    FAIL("no choose_qparams node");
+    return 0.0;
+  };
+  CHECK(eps_of_choose_qparams(false) == 0x1p-12);                          // PlaceholderObserver's eps attribute
+  CHECK(eps_of_choose_qparams(true) == static_cast<double>(kFloat32Eps));  // FakeQuantize has none; main: 2^-12
+}
