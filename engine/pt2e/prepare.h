@@ -6,7 +6,7 @@
 //   pt::GraphModule prepared = pt::prepare_pt2e(exported, q);   // `exported` is left unchanged
 //   prepared.forward({batch});                                   // calibrate
 //
-// prepare_pt2e = copy → fold eval batch norms (graph/passes.h fold_bn) → transform_for_annotation →
+// prepare_pt2e = copy → fold batch norms (graph/passes.h fold_bn) → transform_for_annotation →
 // annotate → validate → prepare(). prepare_qat_pt2e = copy → transform_for_annotation → annotate →
 // validate → _fuse_conv_bn_qat (pt2e/qat_utils.h, §4.5: every conv → batch_norm becomes
 // conv(x, w·sf) / sf [+ b] → batch_norm(training=True), so the weight fake-quant observes the BN-scaled

@@ -1,4 +1,4 @@
-// fake_quantize.cpp — FakeQuantize, FixedQParamsFakeQuantize, FusedMovingAvgObsFakeQuantize and FBGEMM's
+// fake_quantize.cpp — FakeQuantize, FusedMovingAvgObsFakeQuantize and fbgemm's
 // ChooseQuantizationParams (see fake_quantize.h; docs: pt2e-spec.md §2.7, §2.8).
 #include "quant/fake_quantize.h"
 

@@ -11,10 +11,10 @@
 //
 // FusedMovingAvgObsFakeQuantize behaves like torch.fused_moving_avg_obs_fake_quant: the running
 // min/max are the wrapped moving-average observer's buffers, but the scale used in forward comes
-// from FBGEMM's ChooseQuantizationParams (choose_quantization_params below), not from §1.2, so
+// from fbgemm's ChooseQuantizationParams (choose_quantization_params below), not from §1.2, so
 // training-time and convert-time qparams differ slightly (spec §2.8). Its flag buffers are int32
-// here (int64 in torch: the engine has no int64 dtype). An empty input is returned as a copy and
-// changes nothing (ATen fused_moving_avg_obs_fake_quant).
+// here (int64 in torch: the engine has no int64 dtype).
+// An empty input is returned as a copy and changes nothing (ATen fused_moving_avg_obs_fake_quant).
 // FixedQParamsFakeQuantize wraps a FixedQParamsObserver and fake-quantizes with its fixed qparams
 // (prepare_qat_pt2e builds it for a FixedQParamsQuantizationSpec). A FakeQuantize whose observer uses
 // per_channel_affine_float_qparams keeps a float32 zero_point.
@@ -100,12 +100,13 @@ class FixedQParamsFakeQuantize : public FakeQuantize {
   QParams calculate_qparams() const override { return {scale_, zero_point_}; }
 };
 
-// ChooseQuantizationParams for one (min, max) (spec §2.8), FBGEMM's (src/QuantUtils.cc), which
-// torch.fused_moving_avg_obs_fake_quant calls on x86 wheels (built with USE_FBGEMM; ATen's
-// quant_utils::ChooseQuantizationParams is its fallback elsewhere): the scale is rounded to float32
-// before the zero point is computed from it, the zero point from the end with the smaller
-// |q| + |m / scale|, a 6.1e-5 scale floor, eps ignored; preserve_sparsity = symmetric. RuntimeError
-// if min > max (ATen's check before the call).
+// fbgemm / ATen ChooseQuantizationParams for one (min, max) (spec §2.8): double intermediates,
+// 6.1e-5 scale floor, eps ignored; preserve_sparsity = symmetric. RuntimeError if min > max.
+// The arithmetic is FBGEMM's (src/QuantUtils.cc), which torch.fused_moving_avg_obs_fake_quant calls on
+// x86 wheels (built with USE_FBGEMM; ATen's quant_utils::ChooseQuantizationParams is the fallback
+// elsewhere): the scale is rounded to float32 before the zero point is computed from it, and the zero
+// point comes from the end with the smaller |q| + |m / scale|. The RuntimeErrors (min > max, qmin >= qmax)
+// are ATen's checks, which FBGEMM's path does not make (docs/algorithms.md).
 struct TensorQuantizationParams {
   float scale;
   int32_t zero_point;

@@ -1,14 +1,16 @@
 // test_fidelity_prepare_convert.cpp — issue #13's prepare / convert rows, each against the torchao v0.18.0
 // function it follows: the observer built from a spec (prepare.py _create_obs_or_fq_from_qspec passes
 // every field, None included), DerivedObserverOrFakeQuantize's kwargs (pt2e/__init__.py), the QAT
-// FixedQParamsFakeQuantize, and the dynamic branch's eps (convert.py
-// _replace_observer_with_quantize_dequantize_node_decomposed).
+// FixedQParamsFakeQuantize, the dynamic branch's eps (convert.py
+// _replace_observer_with_quantize_dequantize_node_decomposed), and BN folding (utils.py _fuse_conv_bn_).
 #include <catch2/catch.hpp>
 
 #include <functional>
 
 #include "core/generator.h"
 #include "graph/interpreter.h"
+#include "graph/models.h"
+#include "graph/passes.h"
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
@@ -190,4 +192,57 @@ TEST_CASE("convert's dynamic branch takes eps from the observer, float32 eps for
   };
   CHECK(eps_of_choose_qparams(false) == 0x1p-12);                          // PlaceholderObserver's eps attribute
   CHECK(eps_of_choose_qparams(true) == static_cast<double>(kFloat32Eps));  // FakeQuantize has none; main: 2^-12
+}
+
+TEST_CASE("prepare_pt2e folds every batch norm after a conv or linear, as torchao utils.py _fuse_conv_bn_ / "
+          "_fuse_linear_bn_", "[prepare][fold][fidelity]") {
+  auto count = [](const GraphModule& gm, const char* t) {
+    int k = 0;
+    for (const Node* n : gm.graph.nodes()) k += is_call(n, t);
+    return k;
+  };
+  SECTION("a model exported in train mode (\"forgot .eval()\") is folded and fused all the same") {
+    manual_seed(0);
+    Model m = get_model("stem");
+    GraphModule eval_gm = export_module(m, example_inputs(m, 2));
+    GraphModule train_gm = eval_gm.clone();
+    REQUIRE(move_exported_model_to_train(train_gm) == 1);  // batch_norm(training=True)
+    XNNPACKQuantizer q;
+    q.set_global(get_symmetric_quantization_config({.is_per_channel = true}));
+    GraphModule pe = prepare_pt2e(eval_gm, q), pt = prepare_pt2e(train_gm, q);
+    CHECK(count(pt, target::batch_norm) == 0);  // main kept it (and annotated no conv + relu)
+    CHECK(observer_placement_table(pt).rows == observer_placement_table(pe).rows);
+    CHECK(pt.get_tensor("conv.weight").data<float>()[0] == pe.get_tensor("conv.weight").data<float>()[0]);
+  }
+  SECTION("conv1d, conv_transpose2d and a linear of unknown input shape are folded; a weight shared by two "
+          "batch norms is scaled once") {
+    manual_seed(0);
+    GraphModule gm;
+    gm.set_tensor("w1", randn({4, 2, 3}));
+    gm.set_tensor("wt", randn({3, 4, 2, 2}));
+    gm.set_tensor("wl", randn({4, 4}));
+    for (const char* p : {"m", "v"}) gm.set_tensor(p, rand({4}), true);
+    Node* x1 = gm.graph.placeholder("x1");
+    Node* x2 = gm.graph.placeholder("x2");
+    Node* x3 = gm.graph.placeholder("x3");
+    auto bn = [&](Node* in) {
+      return gm.graph.call_function(target::batch_norm, {in, nullptr, nullptr, gm.graph.get_attr("m"),
+                                                         gm.graph.get_attr("v"), true, 0.1, 1e-5, true});
+    };
+    Node* w1 = gm.graph.get_attr("w1");
+    Node* c1 = bn(gm.graph.call_function(target::conv1d, {x1, w1}));
+    Node* c1b = bn(gm.graph.call_function(target::conv1d, {x1, w1}));  // the same weight node again
+    Node* ct = bn(gm.graph.call_function(target::conv_transpose2d, {x2, gm.graph.get_attr("wt")}));
+    Node* lin = bn(gm.graph.call_function(target::linear, {x3, gm.graph.get_attr("wl")}));  // x3 has no meta.val
+    gm.graph.output({c1, c1b, ct, lin});
+    const Tensor w1_before = gm.get_tensor("w1").clone();
+    CHECK(fold_bn(gm) == 4);  // main: 0 (training flag, conv1d, conv_transpose, linear without a known shape)
+    CHECK(count(gm, target::batch_norm) == 0);
+    // Scaled by the first fold only (the second is torchao's fake_fuse); that fold's zeros bias replaced
+    // the "w1_bias" the first one wrote, under the same name.
+    const float r0 = 1.0f / std::sqrt(gm.get_tensor("v").data<float>()[0] + 1e-5f);
+    CHECK(gm.get_tensor("w1").data<float>()[0] == w1_before.data<float>()[0] * r0);
+    const Tensor& b = gm.get_tensor("w1_bias");
+    for (int64_t c = 0; c < b.numel(); ++c) CHECK(b.data<float>()[c] == 0.0f);
+  }
 }
