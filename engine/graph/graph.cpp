@@ -351,11 +351,16 @@ GraphModule GraphModule::clone() const {
   out.class_name = class_name;
   for (const auto& t : state_) out.state_.push_back({t.name, t.value.clone(), t.is_buffer});
   std::unordered_map<const SubModule*, std::shared_ptr<SubModule>> copies;
+  SubModule::ModuleCopies pairs;
   for (const auto& [name, m] : modules_) {
     auto& copy = copies[m.get()];
-    if (!copy) copy = m->clone();
+    if (!copy) {
+      copy = m->clone();
+      pairs.emplace_back(m.get(), copy.get());
+    }
     out.modules_.emplace_back(name, copy);
   }
+  for (const auto& [original, copy] : pairs) copy->relink(pairs);
   std::unordered_map<const Node*, Node*> map;
   for (const Node* n : graph.nodes()) {
     std::vector<Arg> args = n->args();

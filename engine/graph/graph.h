@@ -198,6 +198,11 @@ struct SubModule {
   virtual Tensor forward(const Tensor& x) = 0;
   virtual std::string describe() const = 0;  // one line for tables, e.g. "scale=0.03299 zp=-5"
   virtual std::shared_ptr<SubModule> clone() const = 0;
+  // After GraphModule::clone() has copied every module once: `copies` pairs each module of the original
+  // with its copy, so a copy that refers to other modules' state (an observer whose qparams derive from
+  // other observers) can point at their copies, as copy.deepcopy's memo does. Default: nothing.
+  using ModuleCopies = std::vector<std::pair<const SubModule*, SubModule*>>;
+  virtual void relink(const ModuleCopies& copies) { (void)copies; }
   // Autograd (engine/train/autograd.h) asks this right after each forward(x): how that call passes a
   // gradient back to x — a uint8 mask of x's shape (1 passes, 0 blocks: a fake quantize's straight-through
   // estimator with its clamp mask), or nullopt when the gradient passes unchanged (an observer).
@@ -227,7 +232,8 @@ class GraphModule {
   void add_module(const std::string& target, std::shared_ptr<SubModule> module);
 
   // copy.deepcopy: same node names, cloned tensors and submodules (a submodule registered under
-  // several names stays one object), annotations remapped to the new nodes.
+  // several names stays one object; references between submodules follow SubModule::relink),
+  // annotations remapped to the new nodes.
   GraphModule clone() const;
   // The parameters' .grad (engine/train/autograd.h accumulates into it, zero_grad clears it): parameter
   // name -> float32 tensor of its shape. A parameter without an entry has grad None, as in torch before

@@ -303,17 +303,28 @@ class ObserverInserter {
     auto taken = [&](const std::string& n) { return gm_.get_module(n) || gm_.has_tensor(n) || gm_.graph.find(n); };
     while (taken("activation_post_process_" + std::to_string(k))) ++k;
     const std::string name = "activation_post_process_" + std::to_string(k);
-    auto it = made_.ctr.find(obs.get());
-    std::optional<ObserverOrFakeQuantizeConstructor> ctr;
-    if (it != made_.ctr.end()) ctr = it->second;
-    gm_.add_module(name, std::make_shared<ObserverModule>(obs, ctr));
+    gm_.add_module(name, module_of(obs));
     Node* o = gm_.graph.insert_after(after, OpKind::call_module, name, {after}, name);
     o->meta.val = after->meta.val;
     return o;
   }
 
+  // One module per observer instance, registered under every name that uses it (torch.fx's
+  // _insert_obs_or_fq setattr's the same module), so a clone keeps the sharing.
+  std::shared_ptr<ObserverModule> module_of(const std::shared_ptr<ObserverBase>& obs) {
+    std::shared_ptr<ObserverModule>& m = modules_[obs.get()];
+    if (!m) {
+      auto it = made_.ctr.find(obs.get());
+      std::optional<ObserverOrFakeQuantizeConstructor> ctr;
+      if (it != made_.ctr.end()) ctr = it->second;
+      m = std::make_shared<ObserverModule>(obs, ctr);
+    }
+    return m;
+  }
+
   GraphModule& gm_;
   CreatedObservers& made_;
+  std::map<const ObserverBase*, std::shared_ptr<ObserverModule>> modules_;
 };
 
 }  // namespace

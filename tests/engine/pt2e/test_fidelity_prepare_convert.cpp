@@ -246,3 +246,58 @@ TEST_CASE("prepare_pt2e folds every batch norm after a conv or linear, as torcha
     for (int64_t c = 0; c < b.numel(); ++c) CHECK(b.data<float>()[c] == 0.0f);
   }
 }
+
+TEST_CASE("a cloned prepared model keeps one observer per sharing group, and derived observers follow the copies "
+          "(torch.fx _insert_obs_or_fq + copy.deepcopy)", "[prepare][clone][fidelity]") {
+  // a, b -> cat: (a, cat) has a spec, (b, cat) shares it: two observer nodes, one instance.
+  GraphModule gm;
+  Node* a = gm.graph.placeholder("a");
+  Node* b = gm.graph.placeholder("b");
+  gm.graph.output({gm.graph.call_function(target::cat, {std::vector<Node*>{a, b}, 0})});
+  propagate_shapes(gm, {randn({2, 3}), randn({2, 3})});
+  JsQuantizer q([](GraphModule& g) {
+    Node* cat = node(g, "cat");
+    annotate_input_qspec_map(cat, node(g, "a"), spec("MinMaxObserver", {}, -128, 127, QScheme::per_tensor_affine));
+    annotate_input_qspec_map(cat, node(g, "b"), SharedQuantizationSpec{EdgeOrNode::edge(node(g, "a"), cat)});
+  });
+  GraphModule p = prepare_pt2e(gm, q);
+  auto shared_pairs = [](const GraphModule& g) {
+    const std::vector<Node*> obs = observer_nodes(g);
+    int pairs = 0;
+    for (size_t i = 0; i < obs.size(); ++i)
+      for (size_t j = i + 1; j < obs.size(); ++j) pairs += get_observer(g, obs[i]) == get_observer(g, obs[j]);
+    return pairs;
+  };
+  REQUIRE(observer_nodes(p).size() == 2);
+  CHECK(shared_pairs(p) == 1);
+  GraphModule c = p.clone();
+  CHECK(shared_pairs(c) == 1);  // main: 0 (each node had its own wrapper, cloned apart)
+  c.forward({Tensor::full({2, 3}, -1.0f), Tensor::full({2, 3}, 3.0f)});
+  const auto& seen = dynamic_cast<const UniformQuantizationObserverBase&>(*get_observer(c, observer_nodes(c)[1]));
+  CHECK((seen.min_val().item() == -1.0f && seen.max_val().item() == 3.0f));  // one instance saw a and b
+  CHECK(get_observer(c, observer_nodes(c)[0]) != get_observer(p, observer_nodes(p)[0]));  // a copy, not the original
+
+  // A derived bias observer of a clone derives from the clone's observers, not the original's.
+  JsQuantizer bias([](GraphModule& g) {
+    Node* l = node(g, "linear");
+    Node *x = arg_node(l, 0), *w = arg_node(l, 1);
+    annotate_input_qspec_map(l, x, spec("MinMaxObserver", {}, -128, 127, QScheme::per_tensor_affine));
+    annotate_input_qspec_map(l, w, spec("MinMaxObserver", {}, -127, 127, QScheme::per_tensor_symmetric));
+    DerivedQuantizationSpec d;
+    d.derived_from = {EdgeOrNode::edge(x, l), EdgeOrNode::edge(w, l)};
+    d.derive_qparams_fn = [](const std::vector<ObserverBase*>& obs) {
+      return QParams{obs[0]->calculate_qparams().scale.clone(), Tensor::zeros({1}, DType::Int32)};
+    };
+    d.quant_min = -1000;
+    d.quant_max = 1000;
+    annotate_input_qspec_map(l, arg_node(l, 2), d);
+  });
+  GraphModule lp = prepare_pt2e(linear_sigmoid(), bias);
+  GraphModule lc = lp.clone();
+  lc.forward({Tensor::full({2, 8}, 5.0f)});  // only the clone is calibrated
+  const Node* derived = observer_nodes(lc).back();
+  REQUIRE(std::string(get_observer(lc, derived)->type_name()) == "DerivedObserverOrFakeQuantize");
+  const float x_scale = get_observer(lc, observer_nodes(lc)[0])->calculate_qparams().scale.data<float>()[0];
+  CHECK(get_observer(lc, derived)->calculate_qparams().scale.data<float>()[0] == x_scale);  // main: the original's 1.0
+  CHECK(x_scale != 1.0f);
+}
