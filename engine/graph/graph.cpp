@@ -91,6 +91,13 @@ std::string default_name(OpKind op, const std::string& target) {
 }
 }  // namespace
 
+std::string Graph::fx_name_hint(const std::string& target) {
+  const size_t ns = target.find('.');
+  std::string name = ns == std::string::npos ? target : target.substr(ns + 1);  // drop "aten." / "quantized_decomposed."
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
 size_t Graph::position(const Node* node, const char* what) const {
   int64_t i = index_of(node);
   if (i < 0) throw RuntimeError(std::string(what) + ": node is not in this graph");

@@ -181,6 +181,11 @@ class Graph {
   // comes earlier (else "cycle" or "dangling argument" errors naming the node), users consistent.
   void lint() const;
   std::string unique_name(const std::string& hint) const;
+  // The name hint torch.fx's Graph.create_node derives from a call_function target (Graph._target_to_str
+  // of an OpOverload: its op and overload, "quantize_per_tensor.default" -> "quantize_per_tensor_default";
+  // getitem -> "getitem"). Nodes a pass creates after export are named so (torchao convert_pt2e's q / dq /
+  // choose_qparams); export itself names a node after its op alone (conv2d, relu), the default above.
+  static std::string fx_name_hint(const std::string& target);
 
  private:
   Node* insert_at(size_t pos, OpKind op, const std::string& target, std::vector<Arg> args, const std::string& name);

@@ -36,8 +36,9 @@ bool conversion_supported(const ObserverBase& obs) {
   return obs.is_dynamic() || quantized.count(obs.dtype()) != 0;
 }
 
+// Named as torch.fx names what convert creates: quantize_per_tensor_default, getitem, choose_qparams_tensor.
 Node* call_before(GraphModule& gm, Node* anchor, const char* target, std::vector<Arg> args) {
-  return gm.graph.insert_before(anchor, OpKind::call_function, target, std::move(args), "");
+  return gm.graph.insert_before(anchor, OpKind::call_function, target, std::move(args), Graph::fx_name_hint(target));
 }
 
 // q(input) -> dq with the same qparams, in place of the observer `anchor`; returns the dq. Both carry the
@@ -130,7 +131,7 @@ void duplicate_dq_pass(GraphModule& gm) {
     const std::vector<Node*> users = dq->users();
     for (Node* user : users) {
       if (!is_valid_annotation(get_annotation(user))) continue;
-      Node* copy = gm.graph.insert_after(dq, OpKind::call_function, dq->target, dq->args(), "");
+      Node* copy = gm.graph.insert_after(dq, OpKind::call_function, dq->target, dq->args(), dq->name);  // node_copy
       copy->meta = dq->meta;
       gm.graph.replace_input_with(user, dq, copy);
     }
@@ -141,7 +142,8 @@ void duplicate_dq_pass(GraphModule& gm) {
 // torchao constant_fold.py constant_fold(gm, _quant_node_constraint), as convert_pt2e(fold_quantize=True)
 // runs it: a quantize node whose inputs are constants (get_attr nodes and call_functions of them; the
 // dequantize ops count as impure, ConstantFolder.is_impure) is evaluated and replaced by a get_attr of
-// its int result (_frozen_param<k>); what no longer has users goes.
+// its int result (target _frozen_param<k>, node named as the quantize node was); what no longer has
+// users goes.
 int fold_quantize_ops(GraphModule& gm) {
   std::set<const Node*> constant;
   std::vector<const Node*> foldable;
@@ -160,6 +162,10 @@ int fold_quantize_ops(GraphModule& gm) {
     Node* attr = buffer_before(gm, q, "_frozen_param", std::get<Tensor>(values[i].v));
     attr->meta.custom = q->meta.custom;  // replace_node_with_constant: new_input_node.meta.update(node.meta)
     gm.graph.replace_all_uses_with(q, attr);
+    // replace_node_with_constant erases the quantize node and gives the get_attr its name.
+    const std::string name = q->name;
+    gm.graph.erase_node(q);
+    attr->name = name;
   }
   gm.graph.eliminate_dead_code();
   return static_cast<int>(foldable.size());

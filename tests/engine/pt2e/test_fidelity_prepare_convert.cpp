@@ -5,6 +5,7 @@
 // _replace_observer_with_quantize_dequantize_node_decomposed), and BN folding (utils.py _fuse_conv_bn_).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 
 #include "core/generator.h"
@@ -300,4 +301,80 @@ TEST_CASE("a cloned prepared model keeps one observer per sharing group, and der
   const float x_scale = get_observer(lc, observer_nodes(lc)[0])->calculate_qparams().scale.data<float>()[0];
   CHECK(get_observer(lc, derived)->calculate_qparams().scale.data<float>()[0] == x_scale);  // main: the original's 1.0
   CHECK(x_scale != 1.0f);
+}
+
+TEST_CASE("convert names its nodes as torch.fx does (Graph.create_node's name from the op overload; torchao "
+          "constant_fold.py replace_node_with_constant keeps the quantize node's name)", "[convert][names][fidelity]") {
+  auto fx_named = [](const Node* n) {  // "<op>_<overload>" or that with torch.fx's "_<k>" suffix
+    const std::string hint = Graph::fx_name_hint(n->target);
+    if (n->name == hint) return true;
+    if (n->name.rfind(hint + "_", 0) != 0) return false;
+    const std::string k = n->name.substr(hint.size() + 1);
+    return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  for (bool dynamic : {false, true}) {
+    XNNPACKQuantizer q;
+    q.set_global(get_symmetric_quantization_config({.is_per_channel = true, .is_dynamic = dynamic}));
+    GraphModule p = prepare_pt2e(linear_sigmoid(), q);
+    p.forward({randn({2, 8})});
+    GraphModule c = convert_pt2e(p);
+    int checked = 0;
+    for (const Node* n : c.graph.nodes()) {
+      const NodeKind k = node_kind(*n);
+      if (k != NodeKind::quantize && k != NodeKind::dequantize && k != NodeKind::choose_qparams &&
+          !(dynamic && n->op == OpKind::call_function && n->target == target::getitem))
+        continue;
+      CHECK(fx_named(n));  // main: quantize_per_tensor, dequantize_per_channel, choose_qparams, getitem
+      ++checked;
+    }
+    CHECK(checked >= (dynamic ? 6 : 3));
+    if (dynamic) {
+      CHECK(c.graph.find("choose_qparams_tensor") != nullptr);
+      CHECK(c.graph.find("getitem_1") != nullptr);
+    }
+    // The folded weight: a get_attr of _frozen_param0 that kept its quantize node's name.
+    const Node* w = c.graph.find("quantize_per_channel_default");
+    REQUIRE(w != nullptr);  // main: the get_attr was named _frozen_param0
+    CHECK(w->op == OpKind::get_attr);
+    CHECK(w->target == "_frozen_param0");
+  }
+}
+
+TEST_CASE("the module-type filter names a class, never a bare last name (torchao testing/pt2e/_xnnpack_quantizer.py "
+          "_get_module_type_filter)", "[quantizer][filter][fidelity]") {
+  GraphModule gm = linear_sigmoid();
+  Node* l = node(gm, "linear");
+  l->meta.nn_module_stack = {{"fc", "torch.nn.modules.linear.Linear"}};
+  CHECK(get_module_type_filter("torch.nn.modules.linear.Linear")(l));
+  CHECK(get_module_type_filter("torch.nn.Linear")(l));  // torch's alias names the same class object
+  CHECK_FALSE(get_module_type_filter("Linear")(l));      // main: matched by its last name
+  CHECK_FALSE(get_module_type_filter("torch.nn.Conv2d")(l));
+  CHECK_FALSE(get_module_type_filter("torch.nn.modules.Linear")(l));
+  l->meta.nn_module_stack = {{"fc", "my_models.Linear"}};  // a user's class of the same last name
+  CHECK_FALSE(get_module_type_filter("torch.nn.Linear")(l));
+  CHECK(get_module_type_filter("my_models.Linear")(l));
+}
+
+TEST_CASE("the QAT conv + bn annotator drops dead code before matching (torchao testing/pt2e/"
+          "_xnnpack_quantizer_utils.py and ExecuTorch xnnpack_quantizer_utils.py _do_annotate_conv_bn)",
+          "[quantizer][qat][fidelity]") {
+  manual_seed(0);
+  GraphModule gm;
+  gm.set_tensor("w", randn({4, 3, 3, 3}));
+  for (const char* p : {"m", "v"}) gm.set_tensor(p, rand({4}), true);
+  Node* x = gm.graph.placeholder("x");
+  Node* conv = gm.graph.call_function(target::conv2d, {x, gm.graph.get_attr("w")});
+  gm.graph.call_function(target::relu, {conv});  // dead: nothing uses it
+  Node* bn = gm.graph.call_function(target::batch_norm, {conv, nullptr, nullptr, gm.graph.get_attr("m"),
+                                                         gm.graph.get_attr("v"), true, 0.1, 1e-5, true});
+  gm.graph.output({bn});
+  XNNPACKQuantizer q;
+  q.set_global(get_symmetric_quantization_config({.is_per_channel = true, .is_qat = true}));
+  q.annotate(gm);
+  CHECK(gm.graph.find("relu") == nullptr);  // main: the dead relu stayed ...
+  const QuantizationAnnotation* on_conv = get_annotation(conv);
+  REQUIRE(on_conv != nullptr);
+  CHECK_FALSE(on_conv->output_qspec.has_value());  // ... conv + bn did not match, and conv's output was labelled
+  REQUIRE(get_annotation(bn) != nullptr);
+  CHECK(get_annotation(bn)->output_qspec.has_value());
 }
