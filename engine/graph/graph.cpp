@@ -91,6 +91,13 @@ std::string default_name(OpKind op, const std::string& target) {
 }
 }  // namespace
 
+std::string Graph::fx_name_hint(const std::string& target) {
+  const size_t ns = target.find('.');
+  std::string name = ns == std::string::npos ? target : target.substr(ns + 1);  // drop "aten." / "quantized_decomposed."
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
 size_t Graph::position(const Node* node, const char* what) const {
   int64_t i = index_of(node);
   if (i < 0) throw RuntimeError(std::string(what) + ": node is not in this graph");
@@ -351,11 +358,16 @@ GraphModule GraphModule::clone() const {
   out.class_name = class_name;
   for (const auto& t : state_) out.state_.push_back({t.name, t.value.clone(), t.is_buffer});
   std::unordered_map<const SubModule*, std::shared_ptr<SubModule>> copies;
+  SubModule::ModuleCopies pairs;
   for (const auto& [name, m] : modules_) {
     auto& copy = copies[m.get()];
-    if (!copy) copy = m->clone();
+    if (!copy) {
+      copy = m->clone();
+      pairs.emplace_back(m.get(), copy.get());
+    }
     out.modules_.emplace_back(name, copy);
   }
+  for (const auto& [original, copy] : pairs) copy->relink(pairs);
   std::unordered_map<const Node*, Node*> map;
   for (const Node* n : graph.nodes()) {
     std::vector<Arg> args = n->args();

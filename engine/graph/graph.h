@@ -182,6 +182,11 @@ class Graph {
   // comes earlier (else "cycle" or "dangling argument" errors naming the node), users consistent.
   void lint() const;
   std::string unique_name(const std::string& hint) const;
+  // The name hint torch.fx's Graph.create_node derives from a call_function target (Graph._target_to_str
+  // of an OpOverload: its op and overload, "quantize_per_tensor.default" -> "quantize_per_tensor_default";
+  // getitem -> "getitem"). Nodes a pass creates after export are named so (torchao convert_pt2e's q / dq /
+  // choose_qparams); export itself names a node after its op alone (conv2d, relu), the default above.
+  static std::string fx_name_hint(const std::string& target);
 
  private:
   Node* insert_at(size_t pos, OpKind op, const std::string& target, std::vector<Arg> args, const std::string& name);
@@ -199,6 +204,11 @@ struct SubModule {
   virtual Tensor forward(const Tensor& x) = 0;
   virtual std::string describe() const = 0;  // one line for tables, e.g. "scale=0.03299 zp=-5"
   virtual std::shared_ptr<SubModule> clone() const = 0;
+  // After GraphModule::clone() has copied every module once: `copies` pairs each module of the original
+  // with its copy, so a copy that refers to other modules' state (an observer whose qparams derive from
+  // other observers) can point at their copies, as copy.deepcopy's memo does. Default: nothing.
+  using ModuleCopies = std::vector<std::pair<const SubModule*, SubModule*>>;
+  virtual void relink(const ModuleCopies& copies) { (void)copies; }
   // Autograd (engine/train/autograd.h) asks this right after each forward(x): how that call passes a
   // gradient back to x — a uint8 mask of x's shape (1 passes, 0 blocks: a fake quantize's straight-through
   // estimator with its clamp mask), or nullopt when the gradient passes unchanged (an observer).
@@ -228,7 +238,8 @@ class GraphModule {
   void add_module(const std::string& target, std::shared_ptr<SubModule> module);
 
   // copy.deepcopy: same node names, cloned tensors and submodules (a submodule registered under
-  // several names stays one object), annotations remapped to the new nodes.
+  // several names stays one object; references between submodules follow SubModule::relink),
+  // annotations remapped to the new nodes.
   GraphModule clone() const;
   // The parameters' .grad (engine/train/autograd.h accumulates into it, zero_grad clears it): parameter
   // name -> float32 tensor of its shape. A parameter without an entry has grad None, as in torch before

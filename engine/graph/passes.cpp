@@ -2,7 +2,10 @@
 // of batch norms.
 #include "graph/passes.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <set>
 
 #include "graph/targets.h"
 
@@ -17,32 +20,36 @@ const Node* attr_arg(const Node* node, size_t i) {
   return a && a->op == OpKind::get_attr ? a : nullptr;
 }
 
-bool folds_into(const Node* bn) {
-  if (bn->op != OpKind::call_function || bn->args().empty()) return false;
-  if (is_call(bn, target::batch_norm)) {
-    // training flag (arg 5) must be False.
-    if (bn->args().size() > 5) {
-      auto* t = std::get_if<bool>(&bn->args()[5].v);
-      if (!t || *t) return false;
-    }
-  } else if (!is_call(bn, target::native_batch_norm_legit_no_training)) {
-    return false;
+// _fuse_conv_bn_ / _fuse_linear_bn_ look at these two batch-norm targets only (the training form
+// aten.batch_norm.default included: its `training` flag is not read).
+constexpr std::array fused_batch_norms = {target::native_batch_norm_legit_no_training, target::batch_norm};
+
+// torchao _fuse_linear_bn_: a linear whose input is known to have more than 2 dims is not folded (Linear
+// acts on the last dim, BatchNorm1d on dim 1; torchao warns and skips).
+bool linear_input_over_2d(const Node* linear) {
+  const Node* x = arg_node(linear, 0);
+  return x && x->meta.val && x->meta.val->shape.size() > 2;
+}
+
+// One pass of torchao utils.py _fuse_conv_bn_ (ops = conv and conv_transpose) or _fuse_linear_bn_:
+// every batch norm in graph order whose input is one of `ops` is folded into it; a weight node that
+// was folded once is only "fake fused" the next time (the BN goes, the weight stays).
+int fuse_bn_into(GraphModule& gm, const std::function<bool(const Node*)>& is_op) {
+  const std::vector<Node*> nodes = gm.graph.nodes();
+  if (std::none_of(nodes.begin(), nodes.end(), [](const Node* n) { return is_call(n, group::bn); })) return 0;
+  int folded = 0;
+  std::set<const Node*> fused_weights;
+  for (Node* bn : nodes) {
+    if (!gm.graph.contains(bn) || !is_call(bn, fused_batch_norms)) continue;  // erased getitems are skipped
+    Node* op = arg_node(bn, 0);
+    if (!is_op(op)) continue;
+    const Node* weight = arg_node(op, 1);
+    fold_bn_weights_into_conv_node(gm, op, weight, arg_node(op, 2), bn, fused_weights.count(weight) != 0);
+    fused_weights.insert(weight);
+    ++folded;
   }
-  const Node* in = bn->args()[0].node();
-  if (!in || in->op != OpKind::call_function || in->args().size() < 2) return false;
-  if (is_call(in, target::linear)) {
-    const Node* x = in->args()[0].node();
-    if (!x || !x->meta.val || x->meta.val->shape.size() != 2) return false;  // torch: 2-D input only
-  } else if (!is_call(in, target::conv2d)) {
-    return false;
-  }
-  if (!attr_arg(in, 1)) return false;
-  if (in->args().size() > 2 && !in->args()[2].is_none() && !attr_arg(in, 2)) return false;
-  for (size_t i : {3u, 4u})
-    if (!attr_arg(bn, i)) return false;
-  for (size_t i : {1u, 2u})
-    if (i < bn->args().size() && !bn->args()[i].is_none() && !attr_arg(bn, i)) return false;
-  return true;
+  gm.graph.eliminate_dead_code();
+  return folded;
 }
 
 // eps is argument 6 of the inference form, 7 of the training forms (torchao utils.py
@@ -56,14 +63,10 @@ double bn_eps(const Node* bn) {
   return 1e-5;
 }
 
-void fold_one(GraphModule& gm, Node* bn) {
-  Node* conv = bn->args()[0].node();
-  fold_bn_weights_into_conv_node(gm, conv, attr_arg(conv, 1), attr_arg(conv, 2), bn);
-}
-
 }  // namespace
 
-void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_node, const Node* b_node, Node* bn) {
+void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_node, const Node* b_node, Node* bn,
+                                    bool fake_fuse) {
   Graph& g = gm.graph;
   if (!w_node || w_node->op != OpKind::get_attr)
     throw ValueError("fold_bn_weights_into_conv_node: node " + conv->name + ": the weight is not a get_attr node");
@@ -74,6 +77,9 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
   for (size_t i : {3u, 4u})
     if (!attr_arg(bn, i))
       throw ValueError("fold_bn_weights_into_conv_node: node " + bn->name + ": running stats must be get_attr nodes");
+  for (size_t i : {1u, 2u})  // weight / bias: None or a constant (torchao _get_tensor_constant_from_node)
+    if (arg_node(bn, i) && !attr_arg(bn, i))
+      throw ValueError("fold_bn_weights_into_conv_node: node " + bn->name + ": its weight / bias must be get_attr nodes");
   const Tensor& W = gm.get_tensor(w_node->target);
   const Tensor& mean = gm.get_tensor(attr_arg(bn, 3)->target);
   const Tensor& var = gm.get_tensor(attr_arg(bn, 4)->target);
@@ -116,6 +122,10 @@ void fold_bn_weights_into_conv_node(GraphModule& gm, Node* conv, const Node* w_n
   for (int64_t i = 0; i < W.numel(); ++i) {
     const int64_t c = transpose ? (i / inner) % W.size(1) : i / (W.numel() / C);
     pw[i] = pw[i] * scales[static_cast<size_t>(c)];
+  }
+  if (fake_fuse) {  // torchao: the weight (folded already) and the conv's bias stay; no bias becomes zeros
+    new_w = W.clone();
+    new_b = b_node ? gm.get_tensor(b_node->target).clone() : Tensor::zeros({C});
   }
 
   // All checks passed: now change the module and the graph.
@@ -171,14 +181,9 @@ int set_batch_norm_training(GraphModule& gm, bool training) {
 }  // namespace
 
 int fold_bn(GraphModule& gm) {
-  int folded = 0;
-  for (Node* n : gm.graph.nodes()) {
-    if (!gm.graph.contains(n) || !folds_into(n)) continue;  // erased getitems are skipped
-    fold_one(gm, n);
-    ++folded;
-  }
-  gm.graph.eliminate_dead_code();
-  return folded;
+  const int convs = fuse_bn_into(gm, [](const Node* n) { return is_call(n, group::conv) || is_call(n, group::conv_transpose); });
+  const int linears = fuse_bn_into(gm, [](const Node* n) { return is_call(n, group::linear) && !linear_input_over_2d(n); });
+  return convs + linears;
 }
 
 int eliminate_dead_code(GraphModule& gm) { return gm.graph.eliminate_dead_code(); }

@@ -36,8 +36,9 @@ bool conversion_supported(const ObserverBase& obs) {
   return obs.is_dynamic() || quantized.count(obs.dtype()) != 0;
 }
 
+// Named as torch.fx names what convert creates: quantize_per_tensor_default, getitem, choose_qparams_tensor.
 Node* call_before(GraphModule& gm, Node* anchor, const char* target, std::vector<Arg> args) {
-  return gm.graph.insert_before(anchor, OpKind::call_function, target, std::move(args), "");
+  return gm.graph.insert_before(anchor, OpKind::call_function, target, std::move(args), Graph::fx_name_hint(target));
 }
 
 // q(input) -> dq with the same qparams, in place of the observer `anchor`; returns the dq. Both carry the
@@ -51,15 +52,33 @@ Node* quantize_dequantize(GraphModule& gm, Node* anchor, const char* q_target, c
   return dq;
 }
 
+// The quant_min / quant_max the q / dq ops get: torchao passes the observer's attributes on, and the
+// quantized_decomposed ops take only ints, so a None one (ObserverConfig::none) cannot be converted.
+QRange op_range(const Node* node, const ObserverBase& obs) {
+  const std::optional<QRange> r = obs.config().quant_range();
+  if (!r)
+    throw RuntimeError("convert_pt2e: observer " + node->name + " (" + obs.type_name() +
+                       ") has quant_min / quant_max None; the quantized_decomposed ops need ints (give the spec a "
+                       "quant_min and quant_max)");
+  return *r;
+}
+
+// torchao convert.py, dynamic branch: getattr(activation_post_process, "eps", finfo(float32).eps). An
+// observer has an eps attribute (its buffer, or PlaceholderObserver's); a fake quantize has none.
+double dynamic_eps(const ObserverBase& obs) {
+  return obs.is_fake_quantize() ? kFloat32Eps : static_cast<double>(obs.config().eps);
+}
+
 // Replaces one observer node; returns the node its users now read.
 Node* replace_observer(GraphModule& gm, Node* node, const ObserverBase& obs) {
   Node* input = node->args()[0].node();
   if (!conversion_supported(obs)) return input;
-  QDQArgs a{input, {}, {}, std::nullopt, obs.quant_min(), obs.quant_max(), obs.dtype()};
+  const QRange r = op_range(node, obs);
+  QDQArgs a{input, {}, {}, std::nullopt, r.quant_min, r.quant_max, obs.dtype()};
   if (obs.is_dynamic()) {
     if (obs.dtype() != DType::Int8 && obs.dtype() != DType::UInt8)
       throw ValueError("dynamic quantization supports int8 and uint8 only, got " + std::string(dtype_name(obs.dtype())));
-    const ChooseQParamsArgs c{input, a.quant_min, a.quant_max, static_cast<double>(obs.config().eps), a.dtype};
+    const ChooseQParamsArgs c{input, a.quant_min, a.quant_max, dynamic_eps(obs), a.dtype};
     Node* choose = call_before(gm, node, is_symmetric(obs.qscheme()) ? target::choose_qparams_symmetric
                                                                      : target::choose_qparams,
                                choose_qparams_arg_list(c));
@@ -69,6 +88,8 @@ Node* replace_observer(GraphModule& gm, Node* node, const ObserverBase& obs) {
   }
   const QParams qp = obs.calculate_qparams();
   if (is_per_channel(obs.qscheme())) {
+    if (obs.config().is_none("ch_axis"))  // convert.py: int(activation_post_process.ch_axis)
+      throw TypeError("convert_pt2e: per-channel observer " + node->name + " has ch_axis None");
     a.scale = buffer_before(gm, node, "_scale_", qp.scale.clone());
     a.zero_point = buffer_before(gm, node, "_zero_point_", qp.zero_point.clone());
     a.axis = obs.ch_axis();
@@ -110,7 +131,7 @@ void duplicate_dq_pass(GraphModule& gm) {
     const std::vector<Node*> users = dq->users();
     for (Node* user : users) {
       if (!is_valid_annotation(get_annotation(user))) continue;
-      Node* copy = gm.graph.insert_after(dq, OpKind::call_function, dq->target, dq->args(), "");
+      Node* copy = gm.graph.insert_after(dq, OpKind::call_function, dq->target, dq->args(), dq->name);  // node_copy
       copy->meta = dq->meta;
       gm.graph.replace_input_with(user, dq, copy);
     }
@@ -121,7 +142,8 @@ void duplicate_dq_pass(GraphModule& gm) {
 // torchao constant_fold.py constant_fold(gm, _quant_node_constraint), as convert_pt2e(fold_quantize=True)
 // runs it: a quantize node whose inputs are constants (get_attr nodes and call_functions of them; the
 // dequantize ops count as impure, ConstantFolder.is_impure) is evaluated and replaced by a get_attr of
-// its int result (_frozen_param<k>); what no longer has users goes.
+// its int result (target _frozen_param<k>, node named as the quantize node was); what no longer has
+// users goes.
 int fold_quantize_ops(GraphModule& gm) {
   std::set<const Node*> constant;
   std::vector<const Node*> foldable;
@@ -140,6 +162,10 @@ int fold_quantize_ops(GraphModule& gm) {
     Node* attr = buffer_before(gm, q, "_frozen_param", std::get<Tensor>(values[i].v));
     attr->meta.custom = q->meta.custom;  // replace_node_with_constant: new_input_node.meta.update(node.meta)
     gm.graph.replace_all_uses_with(q, attr);
+    // replace_node_with_constant erases the quantize node and gives the get_attr its name.
+    const std::string name = q->name;
+    gm.graph.erase_node(q);
+    attr->name = name;
   }
   gm.graph.eliminate_dead_code();
   return static_cast<int>(foldable.size());

@@ -25,6 +25,9 @@
 //    interpreter's op table (graph/interpreter.h evaluate_constants) and replaced by a get_attr of the
 //    int8 result (_frozen_param<k>), so a weight reads `int8 const → dequantize`.
 // 4. dead code and unused submodules are removed.
+// Node names are torch.fx's (Graph::fx_name_hint): quantize_per_tensor_default, dequantize_per_tensor_default_1,
+// choose_qparams_tensor, getitem; a DuplicateDQPass copy is named after its original (node_copy), and a
+// folded constant's get_attr keeps the name of the quantize node it replaced (replace_node_with_constant).
 // The ops' arguments are laid out and read back by graph/quantized_decomposed.h (qdq_arg_list, qdq_args;
 // the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
 // Recognise the nodes by node_kind() (graph/targets.h): quantize, dequantize, choose_qparams.

@@ -56,10 +56,28 @@ std::string ObserverModule::describe() const {
 }
 
 std::shared_ptr<SubModule> ObserverModule::clone() const {
+  if (const auto* d = dynamic_cast<const DerivedObserverOrFakeQuantize*>(observer_.get()))
+    return std::make_shared<ObserverModule>(d->with_obs_or_fqs(d->obs_or_fqs()), ctr_);  // relink() follows
   if (!ctr_) return std::make_shared<ObserverModule>(observer_, ctr_);
   std::shared_ptr<ObserverBase> fresh = make_observer(ctr_->name, ctr_->kwargs);
   copy_state(*observer_, *fresh);
   return std::make_shared<ObserverModule>(std::move(fresh), ctr_);
+}
+
+void ObserverModule::relink(const ModuleCopies& copies) {
+  const auto* d = dynamic_cast<const DerivedObserverOrFakeQuantize*>(observer_.get());
+  if (!d) return;
+  // Each observer this one derives from, replaced by the copy of the module that wraps it in the original.
+  std::vector<std::shared_ptr<ObserverBase>> sources = d->obs_or_fqs();
+  for (auto& src : sources)
+    for (const auto& [original, copy] : copies) {
+      const auto* om = dynamic_cast<const ObserverModule*>(original);
+      if (om && om->observer_ptr() == src) {
+        src = static_cast<ObserverModule*>(copy)->observer_ptr();
+        break;
+      }
+    }
+  observer_ = d->with_obs_or_fqs(std::move(sources));
 }
 
 std::shared_ptr<ObserverBase> get_observer_ptr(const GraphModule& gm, const Node* node) {
@@ -72,24 +90,40 @@ ObserverBase* get_observer(const GraphModule& gm, const Node* node) { return get
 
 // ---- DerivedObserverOrFakeQuantize -----------------------------------------------------------------
 
+// torchao pt2e/__init__.py DerivedObserverOrFakeQuantize.__init__ with the kwargs prepare.py passes: dtype,
+// quant_min, quant_max, qscheme, ch_axis as the spec holds them (None stays None: ObserverConfig::none), and
+// is_dynamic not passed (False).
 static ObserverConfig derived_config(const DerivedQuantizationSpec& spec) {
   ObserverConfig c;
   c.dtype = spec.dtype;
   c.qscheme = spec.qscheme.value_or(QScheme::per_tensor_affine);
-  if (spec.quant_min) c.quant_min = *spec.quant_min;
-  if (spec.quant_max) c.quant_max = *spec.quant_max;
+  if (!spec.qscheme) c.none.push_back("qscheme");
+  c.quant_min = spec.quant_min.value_or(0);
+  c.quant_max = spec.quant_max.value_or(0);
+  if (!spec.quant_min) c.none.push_back("quant_min");
+  if (!spec.quant_max) c.none.push_back("quant_max");
   c.has_customized_qrange = spec.quant_min && spec.quant_max;
-  c.is_dynamic = spec.is_dynamic;
   c.ch_axis = spec.ch_axis.value_or(-1);
-  if (is_per_channel(c.qscheme) && !spec.ch_axis)
+  if (!spec.ch_axis) c.none.push_back("ch_axis");
+  if (spec.qscheme && is_per_channel(*spec.qscheme) && !spec.ch_axis)
     throw ValueError("DerivedObserverOrFakeQuantize: must provide a valid ch_axis if qscheme is per channel");
   return c;
 }
 
 DerivedObserverOrFakeQuantize::DerivedObserverOrFakeQuantize(const DerivedQuantizationSpec& spec,
                                                              std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs)
-    : ObserverBase(derived_config(spec)), fn_(spec.derive_qparams_fn), obs_or_fqs_(std::move(obs_or_fqs)) {
+    : DerivedObserverOrFakeQuantize(derived_config(spec), spec.derive_qparams_fn, std::move(obs_or_fqs)) {}
+
+DerivedObserverOrFakeQuantize::DerivedObserverOrFakeQuantize(const ObserverConfig& config, DeriveQParamsFn fn,
+                                                             std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs)
+    : ObserverBase(config), fn_(std::move(fn)), obs_or_fqs_(std::move(obs_or_fqs)) {
   if (!fn_) throw ValueError("DerivedObserverOrFakeQuantize: derive_qparams_fn is not set");
+}
+
+std::shared_ptr<DerivedObserverOrFakeQuantize> DerivedObserverOrFakeQuantize::with_obs_or_fqs(
+    std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs) const {
+  return std::shared_ptr<DerivedObserverOrFakeQuantize>(
+      new DerivedObserverOrFakeQuantize(config_, fn_, std::move(obs_or_fqs)));
 }
 
 QParams DerivedObserverOrFakeQuantize::calculate_qparams() const {

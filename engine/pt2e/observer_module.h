@@ -10,9 +10,11 @@
 // describe() is the qparams cell of observer_placement_table: "scale=0.03299 zp=-5", per channel
 // "scale=0.0009225 zp=0 (per-channel, n=8)" (first channel shown), "dynamic" for a dynamic
 // placeholder, "-" when there are no qparams yet (PlaceholderObserver float32).
-// clone() (used by GraphModule::clone, i.e. copy.deepcopy) rebuilds the observer by class name and
-// kwargs and copies its statistics; a DerivedObserverOrFakeQuantize keeps pointing at the observers it
-// was built from (those of the original module).
+// prepare_pt2e registers one ObserverModule per observer instance, under every activation_post_process_k
+// name that uses it (torch.fx's setattr of one module under several names). clone() (used by
+// GraphModule::clone, i.e. copy.deepcopy) rebuilds the observer by class name and kwargs and copies its
+// statistics; a DerivedObserverOrFakeQuantize is copied and, in relink(), pointed at the copies of the
+// observers it derives from, as deepcopy's memo points it.
 #pragma once
 #include <memory>
 #include <optional>
@@ -35,6 +37,7 @@ class ObserverModule : public SubModule {
   Tensor forward(const Tensor& x) override;
   std::string describe() const override;
   std::shared_ptr<SubModule> clone() const override;
+  void relink(const ModuleCopies& copies) override;
   std::optional<Tensor> grad_mask() const override { return grad_mask_; }
 
   ObserverBase& observer() const { return *observer_; }
@@ -58,8 +61,13 @@ class DerivedObserverOrFakeQuantize : public ObserverBase {
   Tensor forward(const Tensor& x) override { return x; }
   QParams calculate_qparams() const override;
   std::vector<NamedBuffer> named_buffers() const override { return {}; }
+  const std::vector<std::shared_ptr<ObserverBase>>& obs_or_fqs() const { return obs_or_fqs_; }
+  // The same derivation over other observers (a copy's).
+  std::shared_ptr<DerivedObserverOrFakeQuantize> with_obs_or_fqs(std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs) const;
 
  private:
+  DerivedObserverOrFakeQuantize(const ObserverConfig& config, DeriveQParamsFn fn,
+                                std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs);
   DeriveQParamsFn fn_;
   std::vector<std::shared_ptr<ObserverBase>> obs_or_fqs_;
 };

@@ -180,6 +180,23 @@ std::shared_ptr<ObserverBase> lookup(const EdgeOrNodeToObsOrFq& map, const EdgeO
   return it == map.end() ? nullptr : it->second;
 }
 
+// field=value in kwargs, or field=None when the spec holds None (it overrides a with_args value).
+template <class T>
+void pass_field(ObserverArgs& kwargs, const char* name, std::optional<T>& field, const std::optional<T>& value) {
+  if (value) field = value;
+  else kwargs.set_none(name);
+}
+
+// torchao prepare.py _get_observer_kwargs: asdict(spec), i.e. every field, None included.
+template <class Spec>
+void pass_spec_fields(const Spec& s, ObserverArgs& kwargs) {
+  kwargs.dtype = s.dtype;
+  pass_field(kwargs, "quant_min", kwargs.quant_min, s.quant_min);
+  pass_field(kwargs, "quant_max", kwargs.quant_max, s.quant_max);
+  pass_field(kwargs, "qscheme", kwargs.qscheme, s.qscheme);
+  kwargs.is_dynamic = s.is_dynamic;
+}
+
 std::shared_ptr<ObserverBase> create_obs_or_fq(const OptionalQSpec& spec, CreatedObservers& made, bool is_qat) {
   if (!spec) return nullptr;
   if (const auto* s = std::get_if<SharedQuantizationSpec>(&*spec)) {
@@ -201,24 +218,20 @@ std::shared_ptr<ObserverBase> create_obs_or_fq(const OptionalQSpec& spec, Create
   }
   ObserverOrFakeQuantizeConstructor ctr;
   if (const auto* f = std::get_if<FixedQParamsQuantizationSpec>(&*spec)) {
-    if (is_qat) throw NotImplementedError("FixedQParamsFakeQuantize (FixedQParamsQuantizationSpec under QAT)");
     ctr.name = "FixedQParamsObserver";
     ctr.kwargs.scale = f->scale;
     ctr.kwargs.zero_point = f->zero_point;
-    ctr.kwargs.dtype = f->dtype;
-    ctr.kwargs.quant_min = f->quant_min;
-    ctr.kwargs.quant_max = f->quant_max;
-    ctr.kwargs.qscheme = f->qscheme;
-    ctr.kwargs.is_dynamic = f->is_dynamic;
+    pass_spec_fields(*f, ctr.kwargs);
+    if (is_qat) {  // FixedQParamsFakeQuantize.with_args(observer=FixedQParamsObserver.with_args(**fields))
+      ctr.name = "FixedQParamsFakeQuantize";
+      ctr.kwargs.observer = "FixedQParamsObserver";
+    }
   } else {
     const auto& q = std::get<QuantizationSpec>(*spec);
-    ctr = q.observer_or_fake_quant_ctr;  // with_args kwargs, overridden by the spec's fields
-    ctr.kwargs.dtype = q.dtype;
-    if (q.quant_min) ctr.kwargs.quant_min = q.quant_min;
-    if (q.quant_max) ctr.kwargs.quant_max = q.quant_max;
-    if (q.qscheme) ctr.kwargs.qscheme = q.qscheme;
-    ctr.kwargs.is_dynamic = q.is_dynamic;
-    if (ctr.name.find("PerChannel") != std::string::npos && q.ch_axis) ctr.kwargs.ch_axis = q.ch_axis;
+    ctr = q.observer_or_fake_quant_ctr;  // with_args kwargs, overridden by every field of the spec
+    pass_spec_fields(q, ctr.kwargs);
+    // ch_axis only for a class whose name says PerChannel (a FakeQuantize keeps its observer's default).
+    if (ctr.name.find("PerChannel") != std::string::npos) pass_field(ctr.kwargs, "ch_axis", ctr.kwargs.ch_axis, q.ch_axis);
   }
   std::shared_ptr<ObserverBase> obs = make_observer(ctr.name, ctr.kwargs);
   made.ctr.emplace(obs.get(), ctr);
@@ -290,17 +303,28 @@ class ObserverInserter {
     auto taken = [&](const std::string& n) { return gm_.get_module(n) || gm_.has_tensor(n) || gm_.graph.find(n); };
     while (taken("activation_post_process_" + std::to_string(k))) ++k;
     const std::string name = "activation_post_process_" + std::to_string(k);
-    auto it = made_.ctr.find(obs.get());
-    std::optional<ObserverOrFakeQuantizeConstructor> ctr;
-    if (it != made_.ctr.end()) ctr = it->second;
-    gm_.add_module(name, std::make_shared<ObserverModule>(obs, ctr));
+    gm_.add_module(name, module_of(obs));
     Node* o = gm_.graph.insert_after(after, OpKind::call_module, name, {after}, name);
     o->meta.val = after->meta.val;
     return o;
   }
 
+  // One module per observer instance, registered under every name that uses it (torch.fx's
+  // _insert_obs_or_fq setattr's the same module), so a clone keeps the sharing.
+  std::shared_ptr<ObserverModule> module_of(const std::shared_ptr<ObserverBase>& obs) {
+    std::shared_ptr<ObserverModule>& m = modules_[obs.get()];
+    if (!m) {
+      auto it = made_.ctr.find(obs.get());
+      std::optional<ObserverOrFakeQuantizeConstructor> ctr;
+      if (it != made_.ctr.end()) ctr = it->second;
+      m = std::make_shared<ObserverModule>(obs, ctr);
+    }
+    return m;
+  }
+
   GraphModule& gm_;
   CreatedObservers& made_;
+  std::map<const ObserverBase*, std::shared_ptr<ObserverModule>> modules_;
 };
 
 }  // namespace

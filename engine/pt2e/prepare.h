@@ -7,7 +7,7 @@
 //   pt::GraphModule prepared = pt::prepare_pt2e(exported, q);   // `exported` is left unchanged
 //   prepared.forward({batch});                                   // calibrate
 //
-// prepare_pt2e = copy → fold eval batch norms (graph/passes.h fold_bn) → transform_for_annotation →
+// prepare_pt2e = copy → fold batch norms (graph/passes.h fold_bn) → transform_for_annotation →
 // annotate → validate → prepare(). prepare_qat_pt2e = copy → transform_for_annotation → annotate →
 // validate → _fuse_conv_bn_qat (pt2e/qat_utils.h: every conv → batch_norm becomes
 // conv(x, w·sf) / sf [+ b] → batch_norm(training=True), so the weight fake-quant observes the BN-scaled
@@ -21,9 +21,12 @@
 // 2. groups (union-find): Shared specs join their target; with allow_implicit_sharing an input edge
 //    joins other users' edges of the same producer, then the producer's output, when the unwrapped
 //    specs match on dtype, is_dynamic, quant_min, quant_max, qscheme, ch_axis, scale, zero_point;
-// 3. one observer per group, built from the group's first key's spec (make_observer with the spec's
-//    constructor kwargs + dtype, quant_min, quant_max, qscheme, is_dynamic and, for PerChannel
-//    classes, ch_axis), then quantizer.prepare_obs_or_fq_callback;
+// 3. one observer per group, built from the group's first key's spec (torchao _create_obs_or_fq_from_qspec:
+//    make_observer with the spec's constructor kwargs overridden by every field of the spec, a None one
+//    passed as None (ObserverArgs::none): dtype, quant_min, quant_max, qscheme, is_dynamic and, for a
+//    class whose name has PerChannel, ch_axis; a FixedQParamsQuantizationSpec makes a FixedQParamsObserver,
+//    wrapped in a FixedQParamsFakeQuantize under QAT; a DerivedQuantizationSpec its
+//    DerivedObserverOrFakeQuantize), then quantizer.prepare_obs_or_fq_callback;
 // 4. insertion over the original nodes: input edges get a call_module activation_post_process_<k>
 //    (smallest free k) right after the argument unless the producer's output observer is the same
 //    instance or another user already is an observer node with it; an output observer goes right

@@ -71,9 +71,17 @@ static std::string normalize_module_path(const std::string& fqn) {
   return fqn.rfind(prefix, 0) == 0 ? fqn.substr(prefix.size()) : fqn;
 }
 
-static std::string last_component(const std::string& type) {
-  const size_t dot = type.rfind('.');
-  return dot == std::string::npos ? type : type.substr(dot + 1);
+// torchao compares class paths (tp.__module__ + "." + tp.__qualname__). A JS caller names the class by a
+// string: its full path, or torch's public alias of a torch.nn class ("torch.nn.Linear" is the object
+// torch.nn.modules.linear.Linear), never a bare last name, which another module's class could share.
+static bool names_module_type(const std::string& given, const std::string& frame_type) {
+  if (given == frame_type) return true;
+  const std::string nn = "torch.nn.", modules = "torch.nn.modules.";
+  if (given.rfind(nn, 0) != 0 || given.find('.', nn.size()) != std::string::npos) return false;
+  if (frame_type.rfind(modules, 0) != 0) return false;
+  const size_t dot = frame_type.rfind('.');
+  return dot >= modules.size() && frame_type.find('.', modules.size()) == dot &&
+         frame_type.compare(dot + 1, std::string::npos, given, nn.size(), std::string::npos) == 0;
 }
 
 NodeFilter get_module_name_filter(const std::string& module_name) {
@@ -86,7 +94,7 @@ NodeFilter get_module_name_filter(const std::string& module_name) {
 NodeFilter get_module_type_filter(const std::string& module_type) {
   return [module_type](const Node* n) {
     return std::any_of(n->meta.nn_module_stack.begin(), n->meta.nn_module_stack.end(), [&](const ModuleFrame& f) {
-      return f.type == module_type || last_component(f.type) == module_type;
+      return names_module_type(module_type, f.type);
     });
   };
 }

@@ -52,8 +52,9 @@ bool is_valid_annotation(const QuantizationAnnotation* a);
 using NodeFilter = std::function<bool(const Node*)>;
 // get_module_name_filter: the node comes from module `module_name` (or one inside it).
 NodeFilter get_module_name_filter(const std::string& module_name);
-// _get_module_type_filter (torchao testing/pt2e/_xnnpack_quantizer.py): module_type is a class path from
-// nn_module_stack ("torch.nn.modules.conv.Conv2d") or its last part ("Conv2d").
+// _get_module_type_filter (torchao testing/pt2e/_xnnpack_quantizer.py): module_type is a class path as
+// nn_module_stack records it ("torch.nn.modules.conv.Conv2d") or torch's public alias of that class
+// ("torch.nn.Conv2d"); a bare "Conv2d" names no class and matches nothing.
 NodeFilter get_module_type_filter(const std::string& module_type);
 // _get_not_module_type_or_name_filter (same file): in none of the listed module types / names.
 NodeFilter get_not_module_type_or_name_filter(const std::vector<std::string>& module_types,

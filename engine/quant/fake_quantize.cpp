@@ -11,7 +11,7 @@ namespace pt {
 
 namespace {
 
-constexpr float kSmallScaleThreshold = 6.1e-5f;  // fp16's smallest normal, fbgemm's scale floor
+constexpr float kSmallScaleThreshold = 6.1e-5f;  // fp16's smallest normal, FBGEMM's scale floor
 
 bool flag_on(const Tensor& flag) { return flag.item() != 0.0f; }
 
@@ -59,50 +59,66 @@ bool FakeQuantizeBase::observer_enabled() const { return flag_on(observer_enable
 
 // ---- FakeQuantize -----------------------------------------------------------------------------------
 
-FakeQuantize::FakeQuantize(const ObserverArgs& args) : FakeQuantize(args, std::nullopt, DType::UInt8) {}
+FakeQuantize::FakeQuantize(const ObserverArgs& args)
+    : FakeQuantize(wrapped_observer(args, std::nullopt, "FakeQuantize"), DType::UInt8) {}
 
-FakeQuantize::FakeQuantize(const ObserverArgs& args, std::optional<QRange> default_range, DType flag_dtype)
-    : FakeQuantizeBase(ObserverConfig{}) {
+std::unique_ptr<ObserverBase> FakeQuantize::wrapped_observer(const ObserverArgs& args,
+                                                             std::optional<QRange> default_range, const char* cls) {
   ObserverArgs obs = args;
   obs.observer.reset();
-  if (default_range) {
-    obs.quant_min = args.quant_min.value_or(default_range->quant_min);
-    obs.quant_max = args.quant_max.value_or(default_range->quant_max);
-  }
-  if (obs.quant_min && obs.quant_max) {
-    if (*obs.quant_min > *obs.quant_max)
-      throw ValueError("quant_min must be less than or equal to quant_max, got quant_min=" +
-                       std::to_string(*obs.quant_min) + ", quant_max=" + std::to_string(*obs.quant_max));
+  // quant_min / quant_max are FakeQuantize's own keywords: None unless given (or the class default).
+  std::optional<int64_t> qmin = args.quant_min, qmax = args.quant_max;
+  if (default_range && !args.is_none("quant_min")) qmin = qmin.value_or(default_range->quant_min);
+  if (default_range && !args.is_none("quant_max")) qmax = qmax.value_or(default_range->quant_max);
+  obs.quant_min.reset();
+  obs.quant_max.reset();
+  std::erase_if(obs.none, [](const std::string& k) { return k == "quant_min" || k == "quant_max"; });
+  if (qmin && qmax) {
+    if (*qmin > *qmax)
+      throw ValueError("quant_min must be less than or equal to quant_max, got quant_min=" + std::to_string(*qmin) +
+                       ", quant_max=" + std::to_string(*qmax));
     const DType dtype = obs.dtype.value_or(DType::UInt8);
     const QRange b = dtype_bounds(dtype);
-    if (*obs.quant_min < b.quant_min)
-      throw ValueError("quant_min out of bound: " + std::to_string(*obs.quant_min) + " < " +
-                       std::to_string(b.quant_min) + " for dtype " + dtype_name(dtype));
-    if (*obs.quant_max > b.quant_max)
-      throw ValueError("quant_max out of bound: " + std::to_string(*obs.quant_max) + " > " +
-                       std::to_string(b.quant_max) + " for dtype " + dtype_name(dtype));
+    if (*qmin < b.quant_min)
+      throw ValueError("quant_min out of bound: " + std::to_string(*qmin) + " < " + std::to_string(b.quant_min) +
+                       " for dtype " + dtype_name(dtype));
+    if (*qmax > b.quant_max)
+      throw ValueError("quant_max out of bound: " + std::to_string(*qmax) + " > " + std::to_string(b.quant_max) +
+                       " for dtype " + dtype_name(dtype));
+    obs.quant_min = qmin;
+    obs.quant_max = qmax;
   }
   obs.is_dynamic = args.is_dynamic.value_or(false);
   const std::string name = args.observer.value_or("MovingAverageMinMaxObserver");
   std::unique_ptr<ObserverBase> apm = make_observer(name, obs);
   if (apm->is_fake_quantize())
-    throw ValueError(std::string(type_name()) + ": observer must be an observer class, got " + name);
-  if (apm->qscheme() == QScheme::per_channel_affine_float_qparams)
-    throw NotImplementedError("FakeQuantize with per_channel_affine_float_qparams (float zero points) is not supported");
-  config_ = apm->config();
+    throw ValueError(std::string(cls) + ": observer must be an observer class, got " + name);
+  return apm;
+}
+
+FakeQuantize::FakeQuantize(std::unique_ptr<ObserverBase> apm, DType flag_dtype) : FakeQuantizeBase(apm->config()) {
+  if (config_.is_none("qscheme") || !(pt::is_per_channel(config_.qscheme) || is_per_tensor(config_.qscheme)))
+    throw ValueError(std::string("Only per channel and per tensor quantization are supported in fake quantize got "
+                                 "qscheme: ") + (config_.is_none("qscheme") ? "None" : qscheme_name(config_.qscheme)));
   activation_post_process_ = std::move(apm);
   fake_quant_enabled_ = make_flag(flag_dtype);
   observer_enabled_ = make_flag(flag_dtype);
   scale_ = Tensor::full({1}, 1.0f);
-  zero_point_ = Tensor::zeros({1}, DType::Int32);
+  // per_channel_affine_float_qparams: the zero point is a float (torchao _is_float_qparams).
+  zero_point_ = Tensor::zeros({1}, config_.qscheme == QScheme::per_channel_affine_float_qparams ? DType::Float32
+                                                                                                  : DType::Int32);
 }
 
 FakeQuantOutput FakeQuantize::fake_quantize(const Tensor& x) const {
+  const std::optional<QRange> r = config_.quant_range();
+  if (!r)
+    throw TypeError(std::string(type_name()) + ".forward: the observer's quant_min / quant_max is None "
+                    "(torch.fake_quantize_per_tensor_affine takes ints)");
   if (is_per_channel())
-    return fake_quantize_per_channel_affine_cachemask(x, scale_, zero_point_, config_.ch_axis, config_.quant_min,
-                                                      config_.quant_max);
+    return fake_quantize_per_channel_affine_cachemask(x, scale_, zero_point_, config_.ch_axis, r->quant_min,
+                                                      r->quant_max);
   return fake_quantize_per_tensor_affine_cachemask(x, scale_.data<float>()[0], zero_point_.data<int32_t>()[0],
-                                                   config_.quant_min, config_.quant_max);
+                                                   r->quant_min, r->quant_max);
 }
 
 FakeQuantOutput FakeQuantize::forward_cachemask(const Tensor& x) {
@@ -126,8 +142,38 @@ std::vector<NamedBuffer> FakeQuantize::named_buffers() const {
 
 // ---- FusedMovingAvgObsFakeQuantize ------------------------------------------------------------------
 
+// ---- FixedQParamsFakeQuantize -------------------------------------------------------------------------
+
+namespace {
+// FakeQuantize(observer=FixedQParamsObserver.with_args(...)): the observer's own keywords reach it as given
+// (FakeQuantize adds is_dynamic=False, which overrides the observer's).
+std::unique_ptr<ObserverBase> fixed_qparams_observer(const ObserverArgs& args) {
+  ObserverArgs obs = args;
+  obs.observer.reset();
+  obs.is_dynamic = false;
+  std::erase(obs.none, std::string("is_dynamic"));
+  const std::string name = args.observer.value_or("FixedQParamsObserver");
+  std::unique_ptr<ObserverBase> apm = make_observer(name, obs);
+  if (name != "FixedQParamsObserver")
+    throw ValueError("FixedQParamsFakeQuantize's observer must be a FixedQParamsObserver, got " + name);
+  return apm;
+}
+}  // namespace
+
+FixedQParamsFakeQuantize::FixedQParamsFakeQuantize(const ObserverArgs& args)
+    : FakeQuantize(fixed_qparams_observer(args), DType::UInt8) {
+  if (!is_per_tensor(config_.qscheme))
+    throw ValueError(std::string("Only per tensor quantization is supported FixedQParamsFakeQuantize module, got "
+                                 "qscheme:") + qscheme_name(config_.qscheme));
+  const QParams fixed = activation_post_process_->calculate_qparams();  // the observer's buffers themselves
+  scale_ = fixed.scale;
+  zero_point_ = fixed.zero_point;
+}
+
+// ---- FusedMovingAvgObsFakeQuantize ------------------------------------------------------------------
+
 FusedMovingAvgObsFakeQuantize::FusedMovingAvgObsFakeQuantize(const ObserverArgs& args)
-    : FakeQuantize(args, QRange{0, 255}, DType::Int32) {
+    : FakeQuantize(wrapped_observer(args, QRange{0, 255}, "FusedMovingAvgObsFakeQuantize"), DType::Int32) {
   const std::string name = activation_post_process_->type_name();
   if (name != "MovingAverageMinMaxObserver" && name != "MovingAveragePerChannelMinMaxObserver")
     throw ValueError("Fused observer+fake_quant module only works with MovingAverageMinMaxObserver, got " + name);
@@ -136,6 +182,7 @@ FusedMovingAvgObsFakeQuantize::FusedMovingAvgObsFakeQuantize(const ObserverArgs&
 FakeQuantOutput FusedMovingAvgObsFakeQuantize::forward_cachemask(const Tensor& x) {
   if (x.dtype() != DType::Float32)
     throw TypeError(std::string("fused_moving_avg_obs_fake_quant: expected a float32 input, got ") + dtype_name(x.dtype()));
+  if (x.numel() == 0) return pass_through(x.clone());  // ATen: an empty input comes back as a copy, nothing observed
   auto& obs = static_cast<UniformQuantizationObserverBase&>(*activation_post_process_);
   const bool per_channel = is_per_channel();
   Tensor run_min = obs.min_val().clone();
@@ -159,7 +206,6 @@ FakeQuantOutput FusedMovingAvgObsFakeQuantize::forward_cachemask(const Tensor& x
   if (observer_enabled()) {
     if (per_channel && config_.ch_axis != 0)
       throw RuntimeError("Per-channel FakeQuant in fused_moving_avg_obs_fake_quant is only supported on axis == 0");
-    if (x.numel() == 0) throw RuntimeError("fused_moving_avg_obs_fake_quant: cannot compute aminmax of an empty input");
     Tensor cur_min, cur_max;
     if (per_channel) {
       ChannelMinMax cur = aminmax_per_channel(x, 0);
@@ -204,13 +250,17 @@ FakeQuantOutput FusedMovingAvgObsFakeQuantize::forward_cachemask(const Tensor& x
   return out;
 }
 
-// ---- ChooseQuantizationParams -----------------------------------------------------------------------
+// ---- ChooseQuantizationParams (FBGEMM src/QuantUtils.cc) ------------------------------------------------
 
 TensorQuantizationParams choose_quantization_params(float min, float max, int32_t qmin, int32_t qmax,
                                                     bool preserve_sparsity) {
+  // ATen checks these before its fallback; FBGEMM's x86 path has no check (docs/algorithms.md).
   if (!(min <= max))
     throw RuntimeError("In ChooseQuantizationParams, min should be less than or equal to max, got min " +
                        num_str(min) + ", max " + num_str(max));
+  if (!(qmin < qmax))
+    throw RuntimeError("In ChooseQuantizationParams, qmin should be less than qmax, got qmin " +
+                       std::to_string(qmin) + ", qmax " + std::to_string(qmax));
   if (min < 0 && max > 0 && preserve_sparsity) {
     const int32_t sym_qmin = -((qmax - qmin) / 2 + 1);
     const int32_t sym_qmax = (qmax - qmin) / 2;
@@ -221,13 +271,11 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
   }
   min = std::min(min, 0.0f);
   max = std::max(max, 0.0f);
-  if (!(qmin < qmax))
-    throw RuntimeError("In ChooseQuantizationParams, qmin should be less than qmax, got qmin " +
-                       std::to_string(qmin) + ", qmax " + std::to_string(qmax));
-  double scale = (static_cast<double>(max) - min) / (qmax - qmin);
-  if (static_cast<float>(scale) == 0.0f || std::isinf(1.0f / static_cast<float>(scale))) scale = 0.1;
+  // The range divided in double, the scale kept as the float32 the kernel will use.
+  float scale = static_cast<float>((static_cast<double>(max) - min) / (qmax - qmin));
+  if (scale == 0.0f || std::isinf(1.0f / scale)) scale = 0.1f;
   if (scale < kSmallScaleThreshold) {
-    const float org_scale = static_cast<float>(scale);
+    const float org_scale = scale;
     scale = kSmallScaleThreshold;
     if (min == 0.0f) {
       max = kSmallScaleThreshold * static_cast<float>(qmax - qmin);
@@ -239,10 +287,12 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
       max *= amplifier;
     }
   }
-  const double zp_from_min = qmin - min / scale;
-  const double zp_from_max = qmax - max / scale;
-  const double zp_from_min_error = std::abs(qmin) - std::abs(min / scale);
-  const double zp_from_max_error = std::abs(qmax) - std::abs(max / scale);
+  // The zero point from the end whose terms are smaller: |q| + |m / scale| (the rounding error grows with it).
+  const double s = scale;
+  const double zp_from_min = qmin - min / s;
+  const double zp_from_max = qmax - max / s;
+  const double zp_from_min_error = std::abs(qmin) + std::abs(min / s);
+  const double zp_from_max_error = std::abs(qmax) + std::abs(max / s);
   double initial_zp = zp_from_min_error < zp_from_max_error ? zp_from_min : zp_from_max;
   if (min < 0 && max > 0 && preserve_sparsity) initial_zp = static_cast<double>(qmin + qmax) / 2;
   int32_t zp;
@@ -252,7 +302,7 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
     zp = qmax;
   else
     zp = static_cast<int32_t>(std::nearbyint(initial_zp));
-  return {static_cast<float>(scale), zp};
+  return {scale, zp};
 }
 
 }  // namespace pt

@@ -14,8 +14,14 @@
 // from fbgemm's ChooseQuantizationParams (choose_quantization_params below), not from calculate_qparams,
 // so training-time and convert-time qparams differ slightly (docs/algorithms.md). Its flag buffers are int32
 // here (int64 in torch: the engine has no int64 dtype).
-// Both classes are also built by name through make_observer("FakeQuantize", args); args.observer
-// names the wrapped observer class and every other field is forwarded to it.
+// An empty input is returned as a copy and changes nothing (ATen fused_moving_avg_obs_fake_quant).
+// FixedQParamsFakeQuantize wraps a FixedQParamsObserver and fake-quantizes with its fixed qparams
+// (prepare_qat_pt2e builds it for a FixedQParamsQuantizationSpec). A FakeQuantize whose observer uses
+// per_channel_affine_float_qparams keeps a float32 zero_point.
+// Every class is also built by name through make_observer("FakeQuantize", args); args.observer
+// names the wrapped observer class and every other field is forwarded to it, except FakeQuantize's
+// own quant_min / quant_max, which reach the observer only when both are given (torchao
+// fake_quantize.py FakeQuantize.__init__).
 #pragma once
 #include <memory>
 
@@ -56,12 +62,18 @@ class FakeQuantize : public FakeQuantizeBase {
   ObserverBase& activation_post_process() { return *activation_post_process_; }
   const ObserverBase& activation_post_process() const { return *activation_post_process_; }
   const Tensor& scale() const { return scale_; }            // float32 [1] or [C]
-  const Tensor& zero_point() const { return zero_point_; }  // int32 [1] or [C]
+  const Tensor& zero_point() const { return zero_point_; }  // int32 [1] or [C] (float32 for float qparams)
   bool is_per_channel() const { return pt::is_per_channel(config_.qscheme); }
 
  protected:
-  // default_range: FusedMovingAvgObsFakeQuantize's quant_min=0, quant_max=255 defaults.
-  FakeQuantize(const ObserverArgs& args, std::optional<QRange> default_range, DType flag_dtype);
+  // Wraps `observer` (built from the kwargs meant for it); ValueError unless its qscheme is per tensor or
+  // per channel.
+  FakeQuantize(std::unique_ptr<ObserverBase> observer, DType flag_dtype);
+  // The wrapped observer, built from FakeQuantize's kwargs: args.observer (default
+  // MovingAverageMinMaxObserver) with every other keyword; quant_min / quant_max (default_range when left
+  // out: FusedMovingAvgObsFakeQuantize's 0 / 255) only when both are given, then checked against the dtype.
+  static std::unique_ptr<ObserverBase> wrapped_observer(const ObserverArgs& args, std::optional<QRange> default_range,
+                                                        const char* cls);
   FakeQuantOutput fake_quantize(const Tensor& x) const;  // with the current scale / zero_point
 
   std::unique_ptr<ObserverBase> activation_post_process_;
@@ -78,8 +90,23 @@ class FusedMovingAvgObsFakeQuantize : public FakeQuantize {
   bool is_symmetric_quant() const { return is_symmetric(config_.qscheme); }
 };
 
-// ATen's ChooseQuantizationParams for one (min, max) (quantized/cpu/QuantUtils.h): double intermediates,
+// torchao FixedQParamsFakeQuantize(observer=FixedQParamsObserver.with_args(...)): calculate_qparams and
+// the scale / zero_point buffers are the observer's own; the wrapped observer's quant_min / quant_max are
+// used as given (a None one makes forward a TypeError, as torch.fake_quantize_per_tensor_affine's).
+class FixedQParamsFakeQuantize : public FakeQuantize {
+ public:
+  explicit FixedQParamsFakeQuantize(const ObserverArgs& args);
+  const char* type_name() const override { return "FixedQParamsFakeQuantize"; }
+  QParams calculate_qparams() const override { return {scale_, zero_point_}; }
+};
+
+// fbgemm / ATen ChooseQuantizationParams for one (min, max): double intermediates,
 // 6.1e-5 scale floor, eps ignored; preserve_sparsity = symmetric. RuntimeError if min > max.
+// The arithmetic is FBGEMM's (src/QuantUtils.cc), which torch.fused_moving_avg_obs_fake_quant calls on
+// x86 wheels (built with USE_FBGEMM; ATen's quant_utils::ChooseQuantizationParams is the fallback
+// elsewhere): the scale is rounded to float32 before the zero point is computed from it, and the zero
+// point comes from the end with the smaller |q| + |m / scale|. The RuntimeErrors (min > max, qmin >= qmax)
+// are ATen's checks, which FBGEMM's path does not make (docs/algorithms.md).
 struct TensorQuantizationParams {
   float scale;
   int32_t zero_point;

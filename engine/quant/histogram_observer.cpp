@@ -259,10 +259,7 @@ std::vector<float> combine(const float* orig, int64_t bins, float omin, float om
 }
 
 ObserverConfig histogram_config(const ObserverArgs& args) {
-  ObserverConfig c = UniformQuantizationObserverBase::make_config(args, QScheme::per_tensor_affine);
-  if (!is_per_tensor(c.qscheme))
-    throw NotImplementedError(std::string("HistogramObserver's qscheme only support torch.per_tensor_symmetric "
-                                          "and torch.per_tensor_affine, got ") + qscheme_name(c.qscheme));
+  ObserverConfig c = UniformQuantizationObserverBase::make_config(args, QScheme::per_tensor_affine, "HistogramObserver");
   if (c.is_dynamic) throw NotImplementedError("HistogramObserver doesn't support dynamic quantization");
   return c;
 }

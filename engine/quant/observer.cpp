@@ -25,18 +25,25 @@ float moving_average(float m, float cur, float c) { return m + c * (cur - m); }
 
 Tensor as_float(const Tensor& x) { return x.dtype() == DType::Float32 ? x : x.to(DType::Float32); }
 
-void check_per_tensor(QScheme q, const char* cls) {
-  if (!is_per_tensor(q))
+// The per-tensor / per-channel classes' first check; a None qscheme (ObserverArgs::none) fails it too.
+void check_per_tensor(std::optional<QScheme> q, const char* cls) {
+  if (!q || !is_per_tensor(*q))
     throw NotImplementedError(std::string(cls) +
                               "'s qscheme only support torch.per_tensor_symmetric and torch.per_tensor_affine, got " +
-                              qscheme_name(q));
+                              (q ? qscheme_name(*q) : "None"));
 }
 
-void check_per_channel(QScheme q, const char* cls) {
-  if (!is_per_channel(q))
+void check_per_channel(std::optional<QScheme> q, const char* cls) {
+  if (!q || !is_per_channel(*q))
     throw NotImplementedError(std::string(cls) +
                               "'s qscheme only support torch.per_channel_symmetric, torch.per_channel_affine and "
-                              "torch.per_channel_affine_float_qparams, got " + qscheme_name(q));
+                              "torch.per_channel_affine_float_qparams, got " + (q ? qscheme_name(*q) : "None"));
+}
+
+// The qscheme a class is built with: the keyword, its default when left out, nullopt when passed as None.
+std::optional<QScheme> given_qscheme(const ObserverArgs& a, QScheme class_default) {
+  if (a.is_none("qscheme")) return std::nullopt;
+  return a.qscheme.value_or(class_default);
 }
 
 void check_symmetric_reduce_range(const ObserverConfig& c) {
@@ -50,6 +57,12 @@ ChannelMinMax channel_stats(const Tensor& x, int64_t ch_axis, const char* cls) {
     throw IndexError(std::string(cls) + ": input must have at least 2 dims to flatten channels, got shape " +
                      shape_str(x.shape()));
   return aminmax_per_channel(x, ch_axis);
+}
+
+// torch indexes the input's dims with ch_axis; built with ch_axis=None the first forward fails.
+void check_ch_axis_given(const ObserverConfig& c, const char* cls) {
+  if (c.is_none("ch_axis"))
+    throw TypeError(std::string(cls) + ".forward: ch_axis is None (list indices must be integers or slices, not NoneType)");
 }
 
 void check_same_channels(const Tensor& running, const Tensor& cur, const char* cls) {
@@ -107,6 +120,8 @@ std::vector<ObserverClass>& registry() {
         {"FakeQuantize", construct<FakeQuantize>, kFakeQuantizeKwargs, "MovingAverageMinMaxObserver"},
         {"FusedMovingAvgObsFakeQuantize", construct<FusedMovingAvgObsFakeQuantize>, kFakeQuantizeKwargs,
          "MovingAverageMinMaxObserver"},
+        // FixedQParamsFakeQuantize(observer): every other keyword is the wrapped FixedQParamsObserver's.
+        {"FixedQParamsFakeQuantize", construct<FixedQParamsFakeQuantize>, {"observer"}, "FixedQParamsObserver"},
         histogram_observer_class(),
     };
     return v;
@@ -130,6 +145,25 @@ std::vector<std::string> ObserverArgs::set_names() const {
   return n;
 }
 
+void ObserverArgs::set_none(const std::string& name) {
+  if (!is_observer_kwarg(name)) throw ValueError("ObserverArgs::set_none: '" + name + "' is not an observer keyword");
+  for_each_observer_kwarg(*this, [&](const char* n, auto& field) {
+    if (name == n) field.reset();
+  });
+  if (!is_none(name)) none.push_back(name);
+}
+
+bool ObserverArgs::is_none(const std::string& name) const { return contains(none, name); }
+
+// ---- ObserverConfig ---------------------------------------------------------------------------------
+
+bool ObserverConfig::is_none(const std::string& attr) const { return contains(none, attr); }
+
+std::optional<QRange> ObserverConfig::quant_range() const {
+  if (is_none("quant_min") || is_none("quant_max")) return std::nullopt;
+  return QRange{quant_min, quant_max};
+}
+
 const std::vector<ObserverKwarg>& observer_kwargs() {
   static const std::vector<ObserverKwarg> rows = {
 #define PT_OBSERVER_KWARG_ROW(name, type, doc) {#name, #type, doc},
@@ -146,9 +180,13 @@ bool is_observer_kwarg(const std::string& name) {
 
 // ---- UniformQuantizationObserverBase ---------------------------------------------------------------
 
-ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& a, QScheme default_qscheme) {
+ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& a, QScheme default_qscheme,
+                                                          const char* cls) {
+  const std::optional<QScheme> q = given_qscheme(a, default_qscheme);
+  if (is_per_tensor(default_qscheme)) check_per_tensor(q, cls);
+  else check_per_channel(q, cls);
   ObserverConfig c;
-  c.qscheme = a.qscheme.value_or(default_qscheme);
+  c.qscheme = *q;
   c.dtype = a.dtype.value_or(DType::UInt8);
   if (c.dtype == DType::Float32)
     throw ValueError("Default Observer only works for int8, uint8, int16 and int32 data types, got float32");
@@ -161,6 +199,7 @@ ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& 
   c.eps = a.eps.value_or(kFloat32Eps);
   c.is_dynamic = a.is_dynamic.value_or(false);
   c.ch_axis = is_per_channel(c.qscheme) ? a.ch_axis.value_or(0) : -1;
+  if (is_per_channel(c.qscheme) && a.is_none("ch_axis")) c.none.push_back("ch_axis");
   c.averaging_constant = a.averaging_constant.value_or(0.01);
   return c;
 }
@@ -193,7 +232,7 @@ void UniformQuantizationObserverBase::set_min_max(const Tensor& min_val, const T
 // ---- MinMaxObserver ---------------------------------------------------------------------------------
 
 MinMaxObserver::MinMaxObserver(const ObserverArgs& args)
-    : MinMaxObserver(make_config(args, QScheme::per_tensor_affine), "MinMaxObserver") {}
+    : MinMaxObserver(make_config(args, QScheme::per_tensor_affine, "MinMaxObserver"), "MinMaxObserver") {}
 
 MinMaxObserver::MinMaxObserver(const ObserverConfig& config, const char* cls) : UniformQuantizationObserverBase(config) {
   check_per_tensor(config.qscheme, cls);
@@ -214,8 +253,8 @@ Tensor MinMaxObserver::forward(const Tensor& x) {
 
 namespace {
 ObserverConfig moving_average_config(const ObserverArgs& args) {
-  ObserverConfig c = UniformQuantizationObserverBase::make_config(args, QScheme::per_tensor_affine);
-  check_per_tensor(c.qscheme, "MovingAverageMinMaxObserver");
+  ObserverConfig c =
+      UniformQuantizationObserverBase::make_config(args, QScheme::per_tensor_affine, "MovingAverageMinMaxObserver");
   if (c.is_dynamic && c.averaging_constant != 1.0)
     throw NotImplementedError(
         "MovingAverageMinMaxObserver doesn't support dynamic quantization for averaging constant of " +
@@ -246,7 +285,8 @@ Tensor MovingAverageMinMaxObserver::forward(const Tensor& x) {
 // ---- PerChannelMinMaxObserver -----------------------------------------------------------------------
 
 PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverArgs& args)
-    : PerChannelMinMaxObserver(make_config(args, QScheme::per_channel_affine), "PerChannelMinMaxObserver") {}
+    : PerChannelMinMaxObserver(make_config(args, QScheme::per_channel_affine, "PerChannelMinMaxObserver"),
+                               "PerChannelMinMaxObserver") {}
 
 PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverConfig& config, const char* cls)
     : UniformQuantizationObserverBase(config) {
@@ -259,6 +299,7 @@ PerChannelMinMaxObserver::PerChannelMinMaxObserver(const ObserverConfig& config,
 
 Tensor PerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
+  check_ch_axis_given(config_, type_name());
   update_per_channel(
       min_val_, max_val_, x, config_.ch_axis, type_name(), [](float run, float cur) { return nan_min(cur, run); },
       [](float run, float cur) { return nan_max(cur, run); });
@@ -268,12 +309,15 @@ Tensor PerChannelMinMaxObserver::forward(const Tensor& x) {
 // ---- MovingAveragePerChannelMinMaxObserver ----------------------------------------------------------
 
 MovingAveragePerChannelMinMaxObserver::MovingAveragePerChannelMinMaxObserver(const ObserverArgs& args)
-    : PerChannelMinMaxObserver(make_config(args, QScheme::per_channel_affine), "MovingAveragePerChannelMinMaxObserver") {}
+    : PerChannelMinMaxObserver(
+          make_config(args, QScheme::per_channel_affine, "MovingAveragePerChannelMinMaxObserver"),
+          "MovingAveragePerChannelMinMaxObserver") {}
 
 Tensor MovingAveragePerChannelMinMaxObserver::forward(const Tensor& x) {
   if (x.numel() == 0) return x;
   const float c = static_cast<float>(config_.averaging_constant);
   auto average = [c](float run, float cur) { return moving_average(run, cur, c); };
+  check_ch_axis_given(config_, type_name());
   update_per_channel(min_val_, max_val_, x, config_.ch_axis, type_name(), average, average);
   return x;
 }
@@ -281,6 +325,16 @@ Tensor MovingAveragePerChannelMinMaxObserver::forward(const Tensor& x) {
 // ---- PlaceholderObserver ----------------------------------------------------------------------------
 
 namespace {
+// The range attributes as given, None (ObserverConfig::none) when left out or passed as None.
+void keep_given_range(const ObserverArgs& a, ObserverConfig& c) {
+  c.quant_min = a.quant_min.value_or(0);
+  c.quant_max = a.quant_max.value_or(0);
+  if (!a.quant_min) c.none.push_back("quant_min");
+  if (!a.quant_max) c.none.push_back("quant_max");
+}
+
+// torchao observer.py PlaceholderObserver.__init__: quant_min / quant_max kept as given (default None);
+// qscheme / eps None mean per_tensor_affine / float32 eps.
 ObserverConfig placeholder_config(const ObserverArgs& a) {
   ObserverConfig c;
   c.dtype = a.dtype.value_or(DType::Float32);
@@ -288,9 +342,7 @@ ObserverConfig placeholder_config(const ObserverArgs& a) {
   c.eps = a.eps.value_or(kFloat32Eps);
   c.is_dynamic = a.is_dynamic.value_or(false);
   c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
-  const QRange d = c.dtype == DType::Float32 ? QRange{0, 0} : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, false);
-  c.quant_min = a.quant_min.value_or(d.quant_min);
-  c.quant_max = a.quant_max.value_or(d.quant_max);
+  keep_given_range(a, c);
   return c;
 }
 }  // namespace
@@ -312,8 +364,12 @@ ObserverConfig fixed_qparams_config(const ObserverArgs& a) {
   ObserverConfig c;
   c.dtype = a.dtype.value_or(DType::UInt8);
   c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
-  c.quant_min = a.quant_min.value_or(0);
-  c.quant_max = a.quant_max.value_or(255);
+  if (a.is_none("qscheme")) c.none.push_back("qscheme");
+  // quant_min=0, quant_max=255 unless given; None stays None (FixedQParamsQuantizationSpec's default).
+  ObserverArgs range = a;
+  if (!a.is_none("quant_min")) range.quant_min = a.quant_min.value_or(0);
+  if (!a.is_none("quant_max")) range.quant_max = a.quant_max.value_or(255);
+  keep_given_range(range, c);
   return c;
 }
 }  // namespace
@@ -358,9 +414,11 @@ void check_observer_kwargs(const std::string& name, const ObserverArgs& args) {
   const ObserverClass& cls = observer_class(name);
   const ObserverClass* wrapped =
       cls.default_observer.empty() ? nullptr : &observer_class(args.observer.value_or(cls.default_observer));
-  for (const std::string& set : args.set_names()) {
-    if (contains(cls.kwargs, set) || (wrapped && contains(wrapped->kwargs, set))) continue;
-    throw unexpected_keyword_argument((wrapped ? wrapped->name : name) + ".__init__", set);
+  std::vector<std::string> passed = args.set_names();
+  passed.insert(passed.end(), args.none.begin(), args.none.end());
+  for (const std::string& key : passed) {
+    if (contains(cls.kwargs, key) || (wrapped && contains(wrapped->kwargs, key))) continue;
+    throw unexpected_keyword_argument((wrapped ? wrapped->name : name) + ".__init__", key);
   }
 }
 

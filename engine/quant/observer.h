@@ -51,6 +51,14 @@ struct ObserverConfig {
   bool is_dynamic = false;
   int64_t ch_axis = -1;               // per-channel classes only; -1 elsewhere (as FakeQuantize's)
   double averaging_constant = 0.01;   // moving-average classes only
+  // Attributes that are None in torchao, where the class keeps a None it was given (the field above then
+  // holds a placeholder): "quant_min" / "quant_max" (PlaceholderObserver by default; FixedQParamsObserver,
+  // DerivedObserverOrFakeQuantize when given None), "qscheme" (FixedQParamsObserver,
+  // DerivedObserverOrFakeQuantize), "ch_axis" (a per-channel observer built with ch_axis=None).
+  std::vector<std::string> none;
+  bool is_none(const std::string& attr) const;
+  // quant_min and quant_max, or nullopt when either is None.
+  std::optional<QRange> quant_range() const;
 };
 
 using NamedBuffer = std::pair<std::string, Tensor>;
@@ -88,9 +96,11 @@ class ObserverBase {
 // (UniformQuantizationObserverBase in torchao). Buffers: eps [1], min_val, max_val.
 class UniformQuantizationObserverBase : public ObserverBase {
  public:
-  // torch's constructor checks: qscheme is one of the five, dtype is int8/uint8/int32, a given range
-  // is validated, then calculate_qmin_qmax. ch_axis / averaging_constant are copied if set.
-  static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme);
+  // torch's constructor checks: the class `cls` takes the qscheme (per tensor when default_qscheme is,
+  // else per channel; a None qscheme is NotImplementedError), dtype is int8/uint8/int32, a given range
+  // is validated, then calculate_qmin_qmax. ch_axis / averaging_constant are copied if set; ch_axis=None
+  // is kept as ObserverConfig::none (the first forward is then a TypeError, as torch's indexing).
+  static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme, const char* cls);
 
   explicit UniformQuantizationObserverBase(const ObserverConfig& config);
   QParams calculate_qparams() const override;   // calculate_qparams on (min_val, max_val)
@@ -149,8 +159,8 @@ class MovingAveragePerChannelMinMaxObserver : public PerChannelMinMaxObserver {
 };
 
 // Holds a config only (dynamic activations, float weights): identity forward, no buffers, and
-// calculate_qparams raises. quant_min / quant_max: as given, else the dtype default (0 / 0 for
-// float32).
+// calculate_qparams raises. quant_min / quant_max: as given, else None (torchao keeps None; convert_pt2e
+// then cannot build a quantize op from it). qscheme / eps None: per_tensor_affine / float32 eps.
 class PlaceholderObserver : public ObserverBase {
  public:
   explicit PlaceholderObserver(const ObserverArgs& args = {});
@@ -161,6 +171,7 @@ class PlaceholderObserver : public ObserverBase {
 };
 
 // Returns the fixed (scale, zero_point) it was built with; identity forward. Buffers: scale, zero_point.
+// quant_min / quant_max default to 0 / 255; given as None they stay None, as qscheme does.
 class FixedQParamsObserver : public ObserverBase {
  public:
   explicit FixedQParamsObserver(const ObserverArgs& args);

@@ -9,6 +9,12 @@
 //                                   bindings, web/bindings/kwargs.h) handles each C++ type once
 //   pt::observer_kwargs()           every (name, type, doc), for listings and for register_observer's check
 //
+// A keyword can also be passed as Python's None, which is not the same as leaving it out: torchao's
+// prepare_pt2e passes every field of a QuantizationSpec, None included (prepare.py
+// _create_obs_or_fq_from_qspec), so quant_min=None overrides a .with_args(quant_min=...) and qscheme=None
+// reaches the class. ObserverArgs::none lists such keywords; each class treats them as its constructor
+// treats None (ObserverConfig::none keeps the attributes that stay None).
+//
 // Which keywords a class accepts is decided by its registry entry (quant/observer.h ObserverClass::kwargs),
 // listed by these names. A new keyword is one row here; a reader for a new C++ type is one overload in
 // web/bindings/kwargs.h.
@@ -44,8 +50,13 @@ struct ObserverArgs {
   PT_OBSERVER_KWARGS(PT_OBSERVER_KWARG_FIELD)
 #undef PT_OBSERVER_KWARG_FIELD
 
+  // Keywords passed as None, in the order they were passed (not set: a field is either set or here).
+  std::vector<std::string> none;
+
   bool operator==(const ObserverArgs&) const = default;
   std::vector<std::string> set_names() const;  // names of the fields that are set, in table order
+  void set_none(const std::string& name);      // clears the field and records it as None; ValueError if undeclared
+  bool is_none(const std::string& name) const;
 };
 
 // Calls f(name, field) for every row, in table order; field is std::optional<type>& (const for a

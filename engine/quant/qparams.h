@@ -43,6 +43,7 @@ struct QParams {
 struct QRange {
   int64_t quant_min;
   int64_t quant_max;
+  bool operator==(const QRange&) const = default;
 };
 
 // The float32 machine epsilon torch uses as the default observer eps (finfo(float32).eps).

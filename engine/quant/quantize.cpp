@@ -75,7 +75,9 @@ std::vector<int64_t> integer_values(const Tensor& q) {
   return v;
 }
 
-void check_channel_params(const Tensor& scales, const Tensor* zero_points, int64_t channels, const char* op) {
+// float_zero_points: the fake-quant ops also take float32 zero points (per_channel_affine_float_qparams).
+void check_channel_params(const Tensor& scales, const Tensor* zero_points, int64_t channels, const char* op,
+                          bool float_zero_points = false) {
   if (scales.dtype() != DType::Float32 || scales.dim() != 1)
     throw TypeError(std::string(op) + ": scales must be a 1-D float32 tensor, got " + dtype_name(scales.dtype()) +
                     " " + shape_str(scales.shape()));
@@ -83,9 +85,11 @@ void check_channel_params(const Tensor& scales, const Tensor* zero_points, int64
     throw ValueError(std::string(op) + ": scales has " + std::to_string(scales.numel()) +
                      " elements but the axis has " + std::to_string(channels) + " channels");
   if (!zero_points) return;
-  if (zero_points->dtype() != DType::Int32 || zero_points->dim() != 1)
-    throw TypeError(std::string(op) + ": zero_points must be a 1-D int32 tensor, got " +
-                    dtype_name(zero_points->dtype()) + " " + shape_str(zero_points->shape()));
+  const bool dtype_ok =
+      zero_points->dtype() == DType::Int32 || (float_zero_points && zero_points->dtype() == DType::Float32);
+  if (!dtype_ok || zero_points->dim() != 1)
+    throw TypeError(std::string(op) + ": zero_points must be a 1-D int32" + (float_zero_points ? " or float32" : "") +
+                    " tensor, got " + dtype_name(zero_points->dtype()) + " " + shape_str(zero_points->shape()));
   if (zero_points->numel() != channels)
     throw ValueError(std::string(op) + ": zero_points has " + std::to_string(zero_points->numel()) +
                      " elements but the axis has " + std::to_string(channels) + " channels");
@@ -112,6 +116,17 @@ void fake_quant_value(float v, float scale, float inv_scale, int64_t zp, int64_t
   const int64_t q = static_cast<int64_t>(
       std::fmin(std::fmax(static_cast<double>(qf), static_cast<double>(quant_min)), static_cast<double>(quant_max)));
   out = static_cast<float>(q - zp) * scale;
+  mask = (quant_min <= qf && qf <= quant_max) ? 1 : 0;
+}
+
+// The CPU kernel with a float zero point (ATen fake_quant_per_channel_cachemask_cpu, float zero_point
+// branch): the zero point is added before rounding, qf = rne(zp + x·inv) in float32; y = (clamp(qf) − zp)·scale.
+void fake_quant_value_float_zp(float v, float scale, float inv_scale, float zp, int64_t quant_min, int64_t quant_max,
+                               float& out, uint8_t& mask) {
+  const float shifted = zp + v * inv_scale;
+  const double qf = static_cast<double>(std::nearbyint(shifted));
+  const double q = std::fmin(std::fmax(qf, static_cast<double>(quant_min)), static_cast<double>(quant_max));
+  out = static_cast<float>((q - zp) * scale);
   mask = (quant_min <= qf && qf <= quant_max) ? 1 : 0;
 }
 
@@ -271,17 +286,22 @@ FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, cons
     throw RuntimeError("`axis` must be between 0 and number of dimensions of input, got axis=" +
                        std::to_string(axis) + " for " + std::to_string(x.dim()) + " dims");
   const ChannelLayout lay = channel_layout(x.shape(), axis, "fake_quantize_per_channel_affine");
-  check_channel_params(scale, &zero_point, lay.channels, "fake_quantize_per_channel_affine");
+  check_channel_params(scale, &zero_point, lay.channels, "fake_quantize_per_channel_affine", /*float_zero_points=*/true);
   const float* s = scale.data<float>();
-  const int32_t* zp = zero_point.data<int32_t>();
-  for (int64_t c = 0; c < lay.channels; ++c) check_zero_point_in_range(zp[c], quant_min, quant_max);
+  const bool float_zp = zero_point.dtype() == DType::Float32;  // not range-checked (torch 1.13 takes any)
+  if (!float_zp)
+    for (int64_t c = 0; c < lay.channels; ++c)
+      check_zero_point_in_range(zero_point.data<int32_t>()[c], quant_min, quant_max);
   FakeQuantOutput r{Tensor::empty(x.shape()), Tensor::empty(x.shape(), DType::UInt8)};
   const float* p = x.data<float>();
   float* o = r.output.data<float>();
   uint8_t* m = r.mask.data<uint8_t>();
   for (int64_t i = 0; i < x.numel(); ++i) {
     const int64_t c = (i / lay.inner) % lay.channels;
-    fake_quant_value(p[i], s[c], 1.0f / s[c], zp[c], quant_min, quant_max, o[i], m[i]);
+    if (float_zp)
+      fake_quant_value_float_zp(p[i], s[c], 1.0f / s[c], zero_point.data<float>()[c], quant_min, quant_max, o[i], m[i]);
+    else
+      fake_quant_value(p[i], s[c], 1.0f / s[c], zero_point.data<int32_t>()[c], quant_min, quant_max, o[i], m[i]);
   }
   return r;
 }

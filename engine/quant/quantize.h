@@ -73,7 +73,9 @@ FakeQuantOutput fake_quantize_per_tensor_affine_cachemask(const Tensor& x, float
                                                           int64_t quant_min, int64_t quant_max);
 Tensor fake_quantize_per_tensor_affine(const Tensor& x, float scale, int64_t zero_point, int64_t quant_min,
                                        int64_t quant_max);
-// scale float32 [C], zero_point int32 [C], C = x.size(axis); 0 <= axis < x.dim() as torch requires.
+// scale float32 [C], zero_point int32 [C], C = x.size(axis); 0 <= axis < x.dim() as torch requires. A
+// float32 zero_point (per_channel_affine_float_qparams) is added before rounding:
+// (clamp(rne(zp + x·f32(1/scale)), qmin, qmax) − zp)·scale, as ATen's float zero-point kernel.
 FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, const Tensor& scale,
                                                            const Tensor& zero_point, int64_t axis,
                                                            int64_t quant_min, int64_t quant_max);

@@ -51,7 +51,11 @@ function explain(edge, want, got, by) {
 function grade(label, gm, quantizer, claimed = new Set()) {
   const { by, want } = expected(folded(gm), claimed);
   let got, problem = null;
-  try { got = observed(pt.prepare_pt2e(gm, quantizer)); } catch (e) { problem = `${e.name}: ${e.message}`; }
+  try { got = observed(pt.prepare_pt2e(gm, quantizer)); } catch (e) {
+    problem = `${e.name}: ${e.message}`;
+    // ComposableQuantizer (torchao _record_and_validate_annotations): a label object was replaced.
+    if (/has changed annotations/.test(e.message)) problem += tr({ en: ' — your quantizer replaced a label another quantizer had already claimed; skip nodes marked _annotated (rule 3)', 'zh-TW': '——你的 Quantizer 換掉了別的 Quantizer 已經認領的標籤；要跳過設了 _annotated 的 node（規則 3）' });
+  }
   if (!problem) for (const e of new Set([...got.keys(), ...want.keys()])) { problem = explain(e, want, got, by); if (problem) break; }
   const message = problem ? `${label}: ${problem}` : tr({ en: `${label}: the observed edges are exactly the ones the rules ask for`, 'zh-TW': `${label}：有 observer 的邊正好就是規則要求的那些` });
   return { ok: problem === null, message, row: [label, want.size, got ? got.size : '—', problem ? '✗' : '✓'] };

@@ -64,15 +64,21 @@ export function installPt2e(pt, M, tools) {
   }
   Object.assign(pt, { QuantizationSpec, SharedQuantizationSpec, FixedQParamsQuantizationSpec, DerivedQuantizationSpec, QuantizationAnnotation });
 
-  // Annotation helpers (torchao edits an existing annotation in place).
+  // Annotation helpers, as torchao's quantizer/utils.py: annotate_input_qspec_map / annotate_output_qspec
+  // edit the node's annotation object in place (creating one if missing; `_annotated` untouched), and
+  // mark_nodes_as_annotated (torchao's _mark_nodes_as_annotated) sets `_annotated` on each node's object,
+  // kept. gm.annotate(node, a) is Python's node.meta["quantization_annotation"] = a: it REPLACES the
+  // annotation, flags included, so a ComposableQuantizer sees a changed annotation as torchao does.
   pt.annotate_input_qspec_map = (gm, node, input_node, qspec) =>
     call(M.annotate_input_qspec_map, pt.gmArg('annotate_input_qspec_map', gm), nodeName(node), nodeName(input_node), qspec ?? null);
   pt.annotate_output_qspec = (gm, node, qspec) => call(M.annotate_output_qspec, pt.gmArg('annotate_output_qspec', gm), nodeName(node), qspec ?? null);
+  pt.mark_nodes_as_annotated = (gm, nodes) => {
+    if (!Array.isArray(nodes)) throw new E.TypeError('mark_nodes_as_annotated(): expected an array of nodes');
+    call(M.mark_nodes_as_annotated, pt.gmArg('mark_nodes_as_annotated', gm), nodes.map(nodeName));
+  };
   pt.GraphModule.prototype.annotate = function annotate(node, a) {
     if (!(a instanceof QuantizationAnnotation)) throw new E.TypeError('annotate(): expected a pt.QuantizationAnnotation');
-    for (const [input, spec] of a.input_qspec_map) pt.annotate_input_qspec_map(this, node, input, spec);
-    if (a.output_qspec) pt.annotate_output_qspec(this, node, a.output_qspec);
-    call(M.set_annotation_flags, this.handle, nodeName(node), { _annotated: a._annotated, allow_implicit_sharing: a.allow_implicit_sharing });
+    call(M.set_annotation, this.handle, nodeName(node), a);
   };
   // The observer (or fake-quantize) object behind an observer node of a prepared graph.
   pt.GraphModule.prototype.observer = function observer(node) { return pt.wrapObserver(call(M.observer_of, this.handle, nodeName(node))); };

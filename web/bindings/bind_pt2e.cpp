@@ -61,6 +61,7 @@ using ptjs::GraphModuleHandle;
 #include "pt2e/prepare.h"
 #include "pt2e/quantizer.h"
 #include "pt2e/quantizer_registry.h"
+#include "pt2e/quantizer_utils.h"
 #include "pt2e/quantizers/composable_quantizer.h"
 #include "pt2e/quantizers/js_quantizer.h"
 
@@ -439,12 +440,41 @@ void annotate_output_qspec(const GraphModuleHandle& h, const val& node, const va
     return 0;
   });
 }
-void set_annotation_flags(const GraphModuleHandle& h, const val& node, const val& flags) {
+// node.meta["quantization_annotation"] = QuantizationAnnotation(...): a new object replaces the node's
+// annotation (its flags are the object's own), as Python's assignment does. Every spec is read before
+// the node is touched, so a bad one leaves the old annotation in place.
+void set_annotation(const GraphModuleHandle& h, const val& node, const val& a) {
   ptjs::guarded([&] {
     pt::GraphModule& gm = h.get();
-    pt::QuantizationAnnotation& a = pt::ensure_annotation(node_named(gm, node_name_of(node, "annotate"), "annotate"));
-    if (given(flags["_annotated"])) a._annotated = flags["_annotated"].as<bool>();
-    if (given(flags["allow_implicit_sharing"])) a.allow_implicit_sharing = flags["allow_implicit_sharing"].as<bool>();
+    pt::Node* n = node_named(gm, node_name_of(node, "annotate"), "annotate");
+    auto fresh = std::make_shared<pt::QuantizationAnnotation>();
+    const val ins = a["input_qspec_map"];
+    const int count = ins["length"].as<int>();
+    for (int i = 0; i < count; ++i) {
+      pt::Node* input = node_named(gm, node_name_of(ins[i][0], "annotate"), "annotate");
+      pt::OptionalQSpec spec = spec_from_js(gm, ins[i][1]);
+      if (spec) pt::validate_spec(*spec);
+      fresh->set_input_qspec(input, std::move(spec));
+    }
+    fresh->output_qspec = spec_from_js(gm, a["output_qspec"]);
+    if (fresh->output_qspec) pt::validate_spec(*fresh->output_qspec);
+    fresh->_annotated = ptjs::bool_arg("QuantizationAnnotation", "_annotated", a["_annotated"]);
+    fresh->allow_implicit_sharing =
+        ptjs::bool_arg("QuantizationAnnotation", "allow_implicit_sharing", a["allow_implicit_sharing"]);
+    n->meta.quantization_annotation = std::move(fresh);
+    return 0;
+  });
+}
+// _mark_nodes_as_annotated (quantizer_utils.h): `_annotated = True` on each node's annotation object,
+// kept (an empty one where a node has none). All names are resolved before any node is marked.
+void mark_nodes_as_annotated(const GraphModuleHandle& h, const val& nodes) {
+  ptjs::guarded([&] {
+    pt::GraphModule& gm = h.get();
+    std::vector<pt::Node*> found;
+    const int count = nodes["length"].as<int>();
+    for (int i = 0; i < count; ++i)
+      found.push_back(node_named(gm, node_name_of(nodes[i], "mark_nodes_as_annotated"), "mark_nodes_as_annotated"));
+    pt::mark_nodes_as_annotated(found);
     return 0;
   });
 }
@@ -483,6 +513,7 @@ EMSCRIPTEN_BINDINGS(pt_pt2e) {
   function("annotate", &annotate);
   function("annotate_input_qspec_map", &annotate_input_qspec_map);
   function("annotate_output_qspec", &annotate_output_qspec);
-  function("set_annotation_flags", &set_annotation_flags);
+  function("set_annotation", &set_annotation);
+  function("mark_nodes_as_annotated", &mark_nodes_as_annotated);
   function("get_node_annotation", &get_node_annotation);
 }

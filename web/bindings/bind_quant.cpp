@@ -74,13 +74,15 @@ val config(const Observer& o) {
     val v = val::object();
     v.set("type", std::string(o.impl().type_name()));
     v.set("dtype", std::string(pt::dtype_name(c.dtype)));
-    v.set("qscheme", std::string(pt::qscheme_name(c.qscheme)));
-    v.set("quant_min", static_cast<double>(c.quant_min));
-    v.set("quant_max", static_cast<double>(c.quant_max));
+    // An attribute torchao keeps as None (ObserverConfig::none) is null.
+    const auto attr = [&](const char* name, val value) { v.set(name, c.is_none(name) ? val::null() : value); };
+    attr("qscheme", val(std::string(pt::qscheme_name(c.qscheme))));
+    attr("quant_min", val(static_cast<double>(c.quant_min)));
+    attr("quant_max", val(static_cast<double>(c.quant_max)));
     v.set("reduce_range", c.reduce_range);
     v.set("eps", c.eps);
     v.set("is_dynamic", c.is_dynamic);
-    v.set("ch_axis", static_cast<double>(c.ch_axis));
+    attr("ch_axis", val(static_cast<double>(c.ch_axis)));
     v.set("averaging_constant", c.averaging_constant);
     v.set("is_fake_quantize", o.impl().is_fake_quantize());
     if (auto* fq = dynamic_cast<pt::FakeQuantize*>(&o.impl()))

@@ -123,10 +123,13 @@ void annotate_conv(GraphModule& gm, const std::optional<QuantizationConfig>& con
 }
 
 // QAT: conv(x, w, b) -> batch_norm (training flag ignored, as the pattern matcher ignores literals)
-// [-> relu]; the pattern's inner nodes may have no other users. The pattern's bias placeholder also
+// [-> relu], after eliminating dead code; the pattern's inner nodes may have no other users. The pattern's bias placeholder also
 // matches a None bias (torch's matcher lets a placeholder match a literal).
 void annotate_conv_bn(GraphModule& gm, const std::optional<QuantizationConfig>& config, const NodeFilter& filter,
                       bool has_relu, bool transpose) {
+  // Both upstream copies (_do_annotate_conv_bn) first drop dead code from the graph being annotated:
+  // an unused node on the conv (batch norm's unused outputs, in torch) would break the match.
+  gm.graph.eliminate_dead_code();
   for (Node* conv : gm.graph.nodes()) {
     if (!is_call(conv, transpose ? TargetGroup(conv_transpose_1d_2d) : TargetGroup(conv_1d_2d)) ||
         conv->users().size() != 1)

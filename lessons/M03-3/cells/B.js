@@ -9,8 +9,8 @@ const reluOutput = (respect) => class ReluOutput extends pt.Quantizer {
     for (const n of gm.nodes) {
       if (!state.isOp(n, 'relu')) continue;
       if (respect && gm.annotation(n)?._annotated) continue;           // someone else already decided
-      if (gm.annotation(n)) pt.annotate_output_qspec(gm, n, state.act());   // a label is there: edit it in place
-      else gm.annotate(n, new pt.QuantizationAnnotation({ output_qspec: state.act(), _annotated: true }));
+      pt.annotate_output_qspec(gm, n, state.act());   // creates the label, or edits the one there in place
+      pt.mark_nodes_as_annotated(gm, [n]);
     }
   }
   validate() {}

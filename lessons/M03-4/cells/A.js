@@ -12,7 +12,8 @@ const variant = (noShare) => class extends pt.Quantizer {     // XNNPACK's label
   annotate(gm) {
     xnn.annotate(gm);
     const convs = gm.nodes.filter((n) => state.isOp(n, 'conv2d') && n.args[0].node === 'x');
-    for (const c of convs.slice(0, noShare)) gm.annotate(c, new pt.QuantizationAnnotation({ allow_implicit_sharing: false, _annotated: true }));
+    // gm.annotate replaces a label (Python's node.meta[...] = ...): pass XNNPACK's fields on, the flag off.
+    for (const c of convs.slice(0, noShare)) gm.annotate(c, new pt.QuantizationAnnotation({ ...gm.annotation(c), allow_implicit_sharing: false }));
   }
   validate() {}
 };

@@ -1,3 +1,5 @@
+import dataclasses
+
 import torch
 from torch.export import export
 from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e
@@ -16,7 +18,9 @@ class NoImplicitSharing(Quantizer):
         convs = [n for n in model.graph.nodes
                  if n.target == torch.ops.aten.conv2d.default and n.args[0].name == "x"]
         for c in convs[: self.how_many]:
-            c.meta["quantization_annotation"].allow_implicit_sharing = False
+            # a new label with XNNPACK's fields and the flag off (as the JS cell's gm.annotate does)
+            c.meta["quantization_annotation"] = dataclasses.replace(
+                c.meta["quantization_annotation"], allow_implicit_sharing=False)
         return model
     def validate(self, model):
         pass

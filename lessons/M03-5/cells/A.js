@@ -24,9 +24,10 @@ const rows = b.map((v, c) => { const q = Math.round(v / sb[c]); return { c, v, q
 show.table(['channel', 'scale_w', 'scale_x · scale_w', 'bias', 'int32', t('err32'), t('err8')], rows.map((r) => [r.c, sw[r.c], sb[r.c], r.v, r.q, r.err32, r.err8]));
 // convert_pt2e quantizes the bias once, ahead of time: an int32 constant and a dequantize_per_channel.
 const c = pt.convert_pt2e(p), bdq = c.node(c.nodes.find((n) => kit.is_op(n, 'conv2d')).args[2].node);
-const sd = Object.fromEntries(c.state_dict().map((e) => [e.name, e.tensor])), qb = sd[bdq.args[0].node];
+// a get_attr node reads the buffer its target names (a folded constant's node keeps its quantize node's name)
+const sd = Object.fromEntries(c.state_dict().map((e) => [e.name, e.tensor])), attr = (name) => sd[c.node(name).target], qb = attr(bdq.args[0].node);
 show.text(t('bias_node', { name: bdq.name, target: bdq.target, dtype: qb.dtype, values: Array.from(qb.data()).join(', ') }));
 check(sb.every((s, i) => s === Math.fround(sx * sw[i])), t('derived_from_graph'));
-check(qb.dtype === 'int32' && Array.from(qb.data()).every((q, i) => q === rows[i].q) && Array.from(sd[bdq.args[1].node].data()).every((s, i) => s === sb[i]), t('int32_constant'));
+check(qb.dtype === 'int32' && Array.from(qb.data()).every((q, i) => q === rows[i].q) && Array.from(attr(bdq.args[1].node).data()).every((s, i) => s === sb[i]), t('int32_constant'));
 check(rows.every((r) => r.err32 <= sb[r.c] / 2 * (1 + 1e-6) && Math.abs(r.q) < 2 ** 31), t('half_step'));
 check(Math.max(...rows.map((r) => r.err32)) < Math.min(...rows.filter((r) => r.err8 > 0).map((r) => r.err8)), t('int32_better'));

@@ -4,8 +4,9 @@ const act = () => new pt.QuantizationSpec({ dtype: 'int8', quant_min: -128, quan
 class ReluOutputQuantizer extends pt.Quantizer {
   annotate(gm) {
     for (const node of gm.nodes) {
-      // one label with both fields (the Python twin: annotate_output_qspec, then _annotated = True on that label)
-      if (kit.is_op(node, 'relu')) gm.annotate(node, new pt.QuantizationAnnotation({ output_qspec: act(), _annotated: true }));
+      if (!kit.is_op(node, 'relu')) continue;
+      pt.annotate_output_qspec(gm, node, act());        // creates the annotation if needed
+      pt.mark_nodes_as_annotated(gm, [node]);           // _annotated = True on that same annotation
     }
     return gm;
   }

@@ -251,7 +251,8 @@ TEST_CASE("fold_bn folds the _native_batch_norm_legit_no_training + getitem form
   CHECK(g.find("relu")->args()[0].node() == lin);
   CHECK(max_rel_diff(gm.forward({in})[0], want) <= 1e-5);
 
-  // Not folded: linear on a 3-D input (torch folds linear + BN only for 2-D inputs), training BN.
+  // Not folded: linear on a 3-D input (torchao _fuse_linear_bn_ skips linear + BN unless the input may be
+  // 2-D). A training-mode BN is folded like an inference one (test_fidelity_prepare_convert.cpp).
   GraphModule keep;
   keep.set_tensor("w", randn({4, 4}));
   for (const char* n : {"m", "v"}) keep.set_tensor(n, rand({4}), true);

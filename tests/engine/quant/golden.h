@@ -1,4 +1,5 @@
-// golden.h — reads tests/golden/quant/ (written by tests/golden/gen_quant.py from torch 1.13).
+// golden.h — reads tests/golden/quant/ (written by tests/golden/gen_quant.py from torch 1.13) and
+// tests/golden/fidelity/ (gen_fidelity.py).
 //
 // A tiny JSON reader (objects, arrays, numbers, strings, booleans, null) for cases.json, raw .bin
 // loaders, and bit-level comparisons. Numbers are doubles: every integer in the file (bit patterns,
@@ -132,6 +133,16 @@ inline std::vector<char> read_bytes(const std::string& file) {
 inline const Json& quant_golden() {
   static const Json doc = [] {
     const std::vector<char> bytes = read_bytes("cases.json");
+    const std::string text(bytes.begin(), bytes.end());
+    return JsonParser(text).parse();
+  }();
+  return doc;
+}
+
+// tests/golden/fidelity/cases.json (tests/golden/gen_fidelity.py): every value inline, no .bin files.
+inline const Json& fidelity_golden() {
+  static const Json doc = [] {
+    const std::vector<char> bytes = read_bytes("../fidelity/cases.json");
     const std::string text(bytes.begin(), bytes.end());
     return JsonParser(text).parse();
   }();
