@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/target_table.h"
 #include "graph/quantized_decomposed.h"
 #include "graph/targets.h"
 #include "ops/ops.h"
@@ -88,8 +89,8 @@ Tensor tensor_or_scalar(const OpArgs& a, size_t i) {
   return a.tensor(i);
 }
 
-std::map<std::string, OpFn>& table() {
-  static std::map<std::string, OpFn> t = [] {
+TargetTable<OpFn>& table() {
+  static TargetTable<OpFn> t("register_op", [] {
     std::map<std::string, OpFn> m;
     m[target::conv2d] = [](const OpArgs& a) {  // input, weight, bias?, stride, padding, dilation, groups
       return Value(ops::conv2d(a.tensor(0), a.tensor(1), a.optional_tensor(2), a.ints(3, {{1, 1}}),
@@ -160,27 +161,15 @@ std::map<std::string, OpFn>& table() {
     };
     for (auto& [target, fn] : quantized_decomposed_ops()) m[target] = std::move(fn);
     return m;
-  }();
+  }());
   return t;
 }
 
 }  // namespace
 
-void register_op(const std::string& target, OpFn fn) {
-  if (!fn) throw ValueError("register_op('" + target + "'): function must not be empty");
-  table()[target] = std::move(fn);
-}
-
-const OpFn* find_op(const std::string& target) {
-  auto it = table().find(target);
-  return it == table().end() ? nullptr : &it->second;
-}
-
-std::vector<std::string> registered_targets() {
-  std::vector<std::string> out;
-  for (const auto& [k, _] : table()) out.push_back(k);
-  return out;
-}
+void register_op(const std::string& target, OpFn fn) { table().add(target, std::move(fn)); }
+const OpFn* find_op(const std::string& target) { return table().find(target); }
+std::vector<std::string> registered_targets() { return table().targets(); }
 
 // ---- running -----------------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/target_table.h"
 #include "graph/targets.h"
 #include "ops/backward.h"
 #include "quant/quantize.h"
@@ -27,8 +28,8 @@ Tensor tensor_or_scalar(const OpArgs& a, size_t i) {
 
 Tensor scaled(const Tensor& t, double s) { return s == 1.0 ? t : ops::mul(t, Tensor::scalar(static_cast<float>(s))); }
 
-std::map<std::string, BackwardFn>& table() {
-  static std::map<std::string, BackwardFn> t = [] {
+TargetTable<BackwardFn>& table() {
+  static TargetTable<BackwardFn> t("register_backward", [] {
     std::map<std::string, BackwardFn> m;
     // conv2d(input, weight, bias?, stride, padding, dilation, groups): aten.convolution_backward
     m[target::conv2d] = [](const GradArgs& g) {
@@ -117,7 +118,7 @@ std::map<std::string, BackwardFn>& table() {
       return r;
     };
     return m;
-  }();
+  }());
   return t;
 }
 
@@ -136,15 +137,8 @@ void accumulate(std::optional<Tensor>& slot, const Tensor& g) { slot = slot ? op
 
 }  // namespace
 
-void register_backward(const std::string& target, BackwardFn fn) {
-  if (!fn) throw ValueError("register_backward('" + target + "'): function must not be empty");
-  table()[target] = std::move(fn);
-}
-
-const BackwardFn* find_backward(const std::string& target) {
-  auto it = table().find(target);
-  return it == table().end() ? nullptr : &it->second;
-}
+void register_backward(const std::string& target, BackwardFn fn) { table().add(target, std::move(fn)); }
+const BackwardFn* find_backward(const std::string& target) { return table().find(target); }
 
 // ---- recording -------------------------------------------------------------------------------------------
 

@@ -148,7 +148,7 @@ val model_state_dict(const ModelHandle& m) {
   });
 }
 GraphModuleHandle export_module(const ModelHandle& m, const val& inputs) {
-  return ptjs::guarded([&] { return GraphModuleHandle::own(pt::export_module(m.get(), ptjs::tensors_from_js(inputs))); });
+  return ptjs::guarded([&] { return ptjs::own(pt::export_module(m.get(), ptjs::tensors_from_js(inputs))); });
 }
 val example_inputs(double batch) { return ptjs::guarded([&] { return ptjs::tensors_to_js(pt::example_inputs(batch)); }); }
 // pt::calibration_batches(n, batch_size) with the default (3, 16, 16) images: [{x: float32 [b, 3, 16, 16], labels: int32 [b]}].
@@ -174,7 +174,7 @@ val gm_nodes(const GraphModuleHandle& h) {
   });
 }
 GraphModuleHandle gm_clone(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return GraphModuleHandle::own(h.get().clone()); });
+  return ptjs::guarded([&] { return ptjs::own(h.get().clone()); });
 }
 // node.meta["custom"][key] = value: a string, a boolean, a safe integer (int64) or another number (double);
 // null removes the key. The JS side checks the value's type; an unknown node is a ValueError.

@@ -396,12 +396,12 @@ std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
 GraphModuleHandle prepare(const GraphModuleHandle& gm, const val& desc, bool is_qat) {
   return ptjs::guarded([&] {
     auto q = quantizer_from_js(desc);
-    return GraphModuleHandle::own(is_qat ? pt::prepare_qat_pt2e(gm.get(), *q) : pt::prepare_pt2e(gm.get(), *q));
+    return ptjs::own(is_qat ? pt::prepare_qat_pt2e(gm.get(), *q) : pt::prepare_pt2e(gm.get(), *q));
   });
 }
 GraphModuleHandle convert(const GraphModuleHandle& gm, bool use_reference_representation, bool fold_quantize) {
   return ptjs::guarded(
-      [&] { return GraphModuleHandle::own(pt::convert_pt2e(gm.get(), use_reference_representation, fold_quantize)); });
+      [&] { return ptjs::own(pt::convert_pt2e(gm.get(), use_reference_representation, fold_quantize)); });
 }
 
 // The observer instance behind an observer node of a prepared graph (shared, so it sees calibration).

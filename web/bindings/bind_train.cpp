@@ -20,29 +20,9 @@ using pt::Tensor;
 
 namespace {
 
-struct TapeHandle {
-  std::shared_ptr<pt::GraphModule> gm;
-  std::shared_ptr<pt::Tape> tape;
-};
-
-struct OptimizerHandle {
-  std::vector<std::shared_ptr<pt::GraphModule>> modules;
-  std::shared_ptr<pt::Optimizer> opt;
-  pt::Optimizer& get() const {
-    if (!opt) throw pt::RuntimeError("optimizer was not constructed");
-    return *opt;
-  }
-};
-
-struct TrainLoopHandle {
-  std::shared_ptr<pt::GraphModule> gm;
-  OptimizerHandle opt;
-  std::shared_ptr<pt::TrainLoop> loop;
-  pt::TrainLoop& get() const {
-    if (!loop) throw pt::RuntimeError("train loop was not constructed");
-    return *loop;
-  }
-};
+using TapeHandle = ptjs::Handle<pt::Tape>;                // shares its GraphModule
+using OptimizerHandle = ptjs::Handle<pt::Optimizer>;      // shares its parameters' modules
+using TrainLoopHandle = ptjs::Handle<pt::TrainLoop>;      // shares its module and optimizer
 
 pt::LossFn loss_by_name(const std::string& name) {
   if (name == "cross_entropy") return pt::cross_entropy;
@@ -56,7 +36,7 @@ val forward_recorded(const GraphModuleHandle& h, const val& inputs) {
     auto tape = std::make_shared<pt::Tape>(h.get(), ptjs::tensors_from_js(inputs));
     val out = val::object();
     out.set("outputs", ptjs::tensors_to_js(tape->outputs()));
-    out.set("tape", TapeHandle{h.gm, tape});
+    out.set("tape", TapeHandle{ptjs::sharing(tape, h.ptr)});
     return out;
   });
 }
@@ -70,7 +50,7 @@ void tape_backward(const TapeHandle& t, const val& grads) {
       if (grads[i].isNull() || grads[i].isUndefined()) gs.emplace_back();
       else gs.emplace_back(grads[i].as<Tensor>());
     }
-    t.tape->backward(gs);
+    t.get().backward(gs);
     return 0;
   });
 }
@@ -132,26 +112,27 @@ val load_state_dict(const GraphModuleHandle& h, const val& entries, bool strict)
 // params: [{module: GraphModule handle, name}]; options: numbers / booleans already type-checked by train.js.
 OptimizerHandle make_optimizer(const std::string& kind, const val& params, const val& o) {
   return ptjs::guarded([&] {
-    OptimizerHandle h;
+    std::vector<std::shared_ptr<pt::GraphModule>> modules;
     std::vector<pt::Parameter> ps;
     const unsigned n = params["length"].as<unsigned>();
     for (unsigned i = 0; i < n; ++i) {
       const GraphModuleHandle m = params[i]["module"].as<GraphModuleHandle>();
       ps.push_back({&m.get(), params[i]["name"].as<std::string>()});
-      h.modules.push_back(m.gm);
+      modules.push_back(m.ptr);
     }
     auto num = [&o](const char* k, double d) { return o[k].isUndefined() ? d : o[k].as<double>(); };
     auto flag = [&o](const char* k) { return !o[k].isUndefined() && o[k].as<bool>(); };
+    std::shared_ptr<pt::Optimizer> opt;
     if (kind == "SGD") {
-      h.opt = std::make_shared<pt::SGD>(
+      opt = std::make_shared<pt::SGD>(
           std::move(ps), pt::SGDOptions{num("lr", 1e-3), num("momentum", 0), num("dampening", 0), num("weight_decay", 0),
                                         flag("nesterov"), flag("maximize")});
     } else {
-      h.opt = std::make_shared<pt::Adam>(
+      opt = std::make_shared<pt::Adam>(
           std::move(ps), pt::AdamOptions{num("lr", 1e-3), num("beta1", 0.9), num("beta2", 0.999), num("eps", 1e-8),
                                          num("weight_decay", 0), flag("amsgrad"), flag("maximize")});
     }
-    return h;
+    return OptimizerHandle{ptjs::sharing(opt, std::move(modules))};
   });
 }
 
@@ -178,7 +159,7 @@ TrainLoopHandle make_train_loop(const GraphModuleHandle& gm, const OptimizerHand
     const unsigned n = batches["length"].as<unsigned>();
     for (unsigned i = 0; i < n; ++i) bs.push_back({batches[i]["x"].as<Tensor>(), batches[i]["labels"].as<Tensor>()});
     auto loop = std::make_shared<pt::TrainLoop>(gm.get(), opt.get(), loss_by_name(loss_name), std::move(bs));
-    return TrainLoopHandle{gm.gm, opt, loop};
+    return TrainLoopHandle{ptjs::sharing(loop, gm.ptr, opt.ptr)};
   });
 }
 
