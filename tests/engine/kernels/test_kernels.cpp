@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernel_tester.h"
@@ -85,11 +86,110 @@ kt::Call<HistcAMinMaxFn> draw_histc_aminmax(kt::Rng& r, size_t n) {
           }};
 }
 
+// ---- integer kernels ----------------------------------------------------------------------------------
+
+// Values as lowering makes them (an int8 / uint8 minus its zero point, an int8 weight) and, in a quarter of
+// the calls, any int16 (the one dot_i16x8 overflow, −32768·−32768·2, included).
+int16_t draw_i16(kt::Rng& r, int mode) {
+  if (mode == 0) return static_cast<int16_t>(static_cast<int32_t>(r.below(511)) - 255);
+  if (mode == 1) return static_cast<int16_t>(static_cast<int32_t>(r.below(256)) - 128);
+  return r.chance(0.1) ? int16_t{-32768} : static_cast<int16_t>(r.next());
+}
+
+// n picks the depth (k pairs, wrapped into 0 … 299 above 300); rows 0 … 9, panels 0 … 3.
+kt::Call<I16GemmFn> draw_i16_gemm(kt::Rng& r, size_t n) {
+  const size_t m = r.below(10), panels = r.below(4), k_pairs = n <= 300 ? n : n % 300;
+  const size_t a_stride = 2 * k_pairs + 2 * r.below(3), c_stride = 8 * panels + r.below(5);
+  const int mode = static_cast<int>(r.below(4)) % 3;
+  auto a = std::make_shared<std::vector<int16_t>>(m * a_stride);
+  auto b = std::make_shared<std::vector<int16_t>>(panels * k_pairs * 16);
+  for (int16_t& v : *a) v = draw_i16(r, mode);
+  for (int16_t& v : *b) v = draw_i16(r, mode == 0 ? 1 : mode);
+  char shape[120];
+  std::snprintf(shape, sizeof shape, "m=%zu panels=%zu k_pairs=%zu a_stride=%zu c_stride=%zu values=%d", m, panels,
+                k_pairs, a_stride, c_stride, mode);
+  return {shape, [=](I16GemmFn* fn) {
+            kt::Field c{"c", std::vector<uint32_t>(m * c_stride, 0xdeadbeefu)};
+            fn(I16Gemm{m, panels, k_pairs, a->data(), a_stride, b->data(), reinterpret_cast<int32_t*>(c.words.data()),
+                       c_stride});
+            return kt::Outputs{c};
+          }};
+}
+
+int32_t draw_acc(kt::Rng& r) {
+  switch (r.below(6)) {
+    case 0: return static_cast<int32_t>(r.next());  // anywhere, extremes included
+    case 1: return r.chance(0.5) ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+    case 2: return static_cast<int32_t>(r.below(1u << 25)) - (1 << 24);
+    default: return static_cast<int32_t>(r.below(1u << 17)) - (1 << 16);
+  }
+}
+
+// The output range lowering uses: int8, uint8, reduce_range uint8, a fused relu (qmin = zero point).
+void draw_range(kt::Rng& r, int32_t& zero_point, int32_t& qmin, int32_t& qmax) {
+  static const std::vector<std::pair<int32_t, int32_t>> ranges = {{-128, 127}, {0, 255}, {0, 127}, {-127, 127}};
+  std::tie(qmin, qmax) = r.pick(ranges);
+  zero_point = qmin + static_cast<int32_t>(r.below(static_cast<uint64_t>(qmax - qmin + 1)));
+  if (r.chance(0.25)) qmin = zero_point;
+}
+
+Requantization draw_requantization(kt::Rng& r) {
+  Requantization q;
+  q.kind = static_cast<RequantKind>(r.below(3));
+  q.scale = std::ldexp(1.0f + r.unit(), static_cast<int>(r.below(29)) - 20);  // 2^-20 … 2^9
+  q.multiplier = r.chance(0.05) ? std::numeric_limits<int32_t>::min()
+                                : static_cast<int32_t>((1u << 30) + r.below(1u << 30));
+  q.shift = q.kind == RequantKind::fixed_point ? static_cast<int32_t>(r.below(62)) - 31 : static_cast<int32_t>(r.below(32));
+  draw_range(r, q.zero_point, q.qmin, q.qmax);
+  return q;
+}
+
+kt::Call<RequantizeFn> draw_i32_requantize(kt::Rng& r, size_t n) {
+  auto acc = std::make_shared<std::vector<int32_t>>(n);
+  for (int32_t& v : *acc) v = draw_acc(r);
+  const int32_t bias = r.chance(0.5) ? 0 : draw_acc(r);
+  const Requantization q = draw_requantization(r);
+  const size_t stride = r.chance(0.75) ? 1 : 2 + r.below(3);
+  char shape[200];
+  std::snprintf(shape, sizeof shape, "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bias=%d stride=%zu",
+                n, static_cast<int>(q.kind), static_cast<double>(q.scale), q.multiplier, q.shift, q.zero_point, q.qmin,
+                q.qmax, bias, stride);
+  return {shape, [=](RequantizeFn* fn) {
+            std::vector<uint8_t> out(n * stride, 0xa5);
+            fn(acc->data(), n, bias, q, out.data(), stride);
+            return kt::Outputs{{"out", std::vector<uint32_t>(out.begin(), out.end())}};
+          }};
+}
+
+kt::Call<Q8AddFn> draw_q8_add(kt::Rng& r, size_t n) {
+  auto a = std::make_shared<std::vector<uint8_t>>(n), b = std::make_shared<std::vector<uint8_t>>(n);
+  for (uint8_t& v : *a) v = static_cast<uint8_t>(r.next());
+  for (uint8_t& v : *b) v = static_cast<uint8_t>(r.next());
+  AddParams p;
+  p.is_signed = r.chance(0.5);
+  p.shift = 12 + static_cast<int32_t>(r.below(19));  // XNNPACK's [12, 30]
+  p.a_multiplier = static_cast<int32_t>(r.below(1u << 22)) - (1 << 21);
+  p.b_multiplier = static_cast<int32_t>(r.below(1u << 22)) - (1 << 21);
+  p.bias = r.chance(0.1) ? static_cast<int32_t>(r.next()) : static_cast<int32_t>(r.below(1u << 28)) - (1 << 27);
+  draw_range(r, p.zero_point, p.qmin, p.qmax);
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d bias=%d multipliers=%d,%d shift=%d zp=%d range=[%d, %d]", n,
+                p.is_signed, p.bias, p.a_multiplier, p.b_multiplier, p.shift, p.zero_point, p.qmin, p.qmax);
+  return {shape, [=](Q8AddFn* fn) {
+            std::vector<uint8_t> out(n, 0xa5);
+            fn(a->data(), b->data(), n, p, out.data());
+            return kt::Outputs{{"out", std::vector<uint32_t>(out.begin(), out.end())}};
+          }};
+}
+
 // The table: one row per kernel of the room.
 std::vector<kt::KernelUnderTest> kernels_under_test() {
   return {
       kt::under_test(f32_aminmax, draw_aminmax),
       kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
+      kt::under_test(i16_gemm, draw_i16_gemm),
+      kt::under_test(i32_requantize, draw_i32_requantize),
+      kt::under_test(q8_add, draw_q8_add),
   };
 }
 
