@@ -110,24 +110,44 @@ Value quantized_conv2d(const OpArgs& a) {
   return Value(int8_result({N, O, OH, OW}, out));
 }
 
-// (x_i8, x_scale, x_zp, y_i8, y_scale, y_zp, out_scale, out_zp, quant_min, quant_max), same shapes.
+// Element i of a tensor of shape `from` broadcast to `to` (numpy rules): its flat index in `from`.
+std::vector<int64_t> broadcast_index(const Shape& from, const Shape& to) {
+  std::vector<int64_t> out(static_cast<size_t>(checked_numel(to)));
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t rest = static_cast<int64_t>(i), src = 0, stride = 1;
+    for (size_t d = to.size(); d-- > 0;) {
+      const int64_t coord = rest % to[d];
+      rest /= to[d];
+      if (d >= lead) {
+        const int64_t size = from[d - lead];
+        src += (size == 1 ? 0 : coord) * stride;
+        stride *= size;
+      }
+    }
+    out[i] = src;
+  }
+  return out;
+}
+
+// (x_i8, x_scale, x_zp, y_i8, y_scale, y_zp, out_scale, out_zp, quant_min, quant_max), broadcasting as torch.
 template <bool Relu> Value quantized_add(const OpArgs& a) {
   const Tensor &x = a.tensor(0), &y = a.tensor(3);
-  if (x.shape() != y.shape())
-    throw RuntimeError("reference_quantized_add: inputs " + shape_str(x.shape()) + " and " + shape_str(y.shape()) + " differ");
+  const Shape shape = ops::broadcast_shapes(x.shape(), y.shape(), "reference_quantized_add");
+  const auto xi = broadcast_index(x.shape(), shape), yi = broadcast_index(y.shape(), shape);
   const float xs = f32(a.number(1)), ys = f32(a.number(4)), os = f32(a.number(6));
   const int64_t xz = a.integer(2), yz = a.integer(5), oz = a.integer(7), qmax = a.integer(9);
   const float xm = xs / os, ym = ys / os;
-  std::vector<int32_t> out(static_cast<size_t>(x.numel()));
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    const float xd = static_cast<float>(x.data<int8_t>()[i] - xz), yd = static_cast<float>(y.data<int8_t>()[i] - yz);
+  std::vector<int32_t> out(xi.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float xd = static_cast<float>(x.data<int8_t>()[xi[i]] - xz), yd = static_cast<float>(y.data<int8_t>()[yi[i]] - yz);
     if constexpr (Relu) {  // _reference_quantized_add_relu: out_dtype(mul, int32, ...) truncates; clamp(z_out, quant_max)
       out[i] = clamp_i(int64_t{to_int32(xd * xm)} + to_int32(yd * ym) + oz, oz, qmax);
     } else {  // _reference_quantized_add: torch.round (half to even); clamp(−128, 127)
       out[i] = clamp_i(int64_t{to_int32(std::nearbyint(xm * xd))} + to_int32(std::nearbyint(ym * yd)) + oz, -128, 127);
     }
   }
-  return Value(int8_result(x.shape(), out));
+  return Value(int8_result(shape, out));
 }
 
 // (x_i8, x_scale, x_zp, x_qmin, x_qmax, out_scale, out_zp, out_qmin, out_qmax, kernel_size, stride, padding,
