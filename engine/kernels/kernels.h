@@ -130,6 +130,14 @@ struct I16Gemm {
 using I16GemmFn = void(const I16Gemm& g);
 extern const Kernel<I16GemmFn> i16_gemm;
 
+// i16_pack_pairs: two int16 rows of B (k and k + 1) into i16_gemm's panel layout, from column p0 on —
+//   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2]     = row0[t]
+//   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2 + 1] = row1[t]        for t < n,
+// out pointing at the pair's slots in panel 0 (b + kk·16) and panel_stride = 16·k_pairs. im2col calls it per
+// pair of kernel taps and output row; nothing else of out is written.
+using PackPairsFn = void(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride);
+extern const Kernel<PackPairsFn> i16_pack_pairs;
+
 // Requantization: an int32 accumulator (bias included) to the output's int8 / uint8 code. The kind is
 // chosen per lowered op; the three are the ways backends do it:
 //   fp32         XNNPACK's fp32 requantization (src/qs8-qc8w-gemm/gen/*-fp32-scalar-fmagic.c):

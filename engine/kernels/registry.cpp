@@ -23,6 +23,11 @@ constexpr Variant<I16GemmFn> i16_gemm_variants[] = {
     {"wasmsimd", i16_gemm__wasmsimd, 4},
 };
 
+constexpr Variant<PackPairsFn> i16_pack_pairs_variants[] = {
+    {"scalar", i16_pack_pairs__scalar, 1},
+    {"wasmsimd", i16_pack_pairs__wasmsimd, 8},
+};
+
 constexpr Variant<RequantizeFn> i32_requantize_variants[] = {
     {"scalar", i32_requantize__scalar, 1},
     {"wasmsimd", i32_requantize__wasmsimd, 16},
@@ -39,11 +44,12 @@ const Kernel<AMinMaxFn> f32_aminmax{"f32_aminmax", aminmax_variants};
 const Kernel<HistcAMinMaxFn> f32_histc_aminmax{"f32_histc_aminmax", histc_aminmax_variants};
 
 const Kernel<I16GemmFn> i16_gemm{"i16_gemm", i16_gemm_variants};
+const Kernel<PackPairsFn> i16_pack_pairs{"i16_pack_pairs", i16_pack_pairs_variants};
 const Kernel<RequantizeFn> i32_requantize{"i32_requantize", i32_requantize_variants};
 const Kernel<Q8AddFn> q8_add{"q8_add", q8_add_variants};
 
 std::vector<std::string_view> kernel_names() {
-  return {f32_aminmax.name, f32_histc_aminmax.name, i16_gemm.name, i32_requantize.name, q8_add.name};
+  return {f32_aminmax.name, f32_histc_aminmax.name, i16_gemm.name, i16_pack_pairs.name, i32_requantize.name, q8_add.name};
 }
 
 }  // namespace pt::kernels

@@ -16,6 +16,10 @@ AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, 
 void i16_gemm__scalar(const I16Gemm& g);
 void i16_gemm__wasmsimd(const I16Gemm& g);
 
+void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride);
+void i16_pack_pairs__wasmsimd(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
+                              size_t panel_stride);
+
 void i32_requantize__scalar(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
                             size_t out_stride);
 void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,

@@ -139,31 +139,44 @@ struct Gemm {  // C[O][N8] = W16[O][K2] · B, B in panels of 8 columns
   int64_t N8() const { return (N + 7) / 8 * 8; }
 };
 
-// im2col of one image's group into i16_gemm's panel layout, zero points subtracted, padding as 0.
+// One image's group of channels as int16 codes minus the zero point, inside a border of zeros (the
+// padding: 0 once the zero point is subtracted), plane by plane [Cg][H + 2·ph][W + 2·pw].
 struct ConvShape {
   int64_t C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw;
+  int64_t Hp() const { return H + 2 * ph; }
+  int64_t Wp() const { return W + 2 * pw; }
 };
 template <bool Signed>
-PT_HOT_LOOP void im2col_panels(const std::byte* x, const ConvShape& s, int64_t K, int64_t k_pairs, int32_t zp,
-                               int16_t* cols) {
+PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t zp, int16_t* out) {
   using Code = std::conditional_t<Signed, int8_t, uint8_t>;
   const Code* in = reinterpret_cast<const Code*>(x);
-  const int64_t P = s.OH * s.OW;
-  for (int64_t k = 0; k < K; ++k) {
-    const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
-    int16_t* row = cols + (k / 2) * 16 + (k & 1);
-    const Code* plane = in + c * s.H * s.W;
-    for (int64_t oh = 0, p = 0; oh < s.OH; ++oh) {
-      const int64_t ih = oh * s.sh - s.ph + i;
-      const bool row_in = ih >= 0 && ih < s.H;
-      for (int64_t ow = 0; ow < s.OW; ++ow, ++p) {
-        const int64_t iw = ow * s.sw - s.pw + j;
-        const int16_t v = row_in && iw >= 0 && iw < s.W ? static_cast<int16_t>(plane[ih * s.W + iw] - zp) : 0;
-        row[(p >> 3) * k_pairs * 16 + (p & 7) * 2] = v;
-      }
+  std::fill(out, out + s.Cg * s.Hp() * s.Wp(), int16_t{0});
+  for (int64_t c = 0; c < s.Cg; ++c)
+    for (int64_t h = 0; h < s.H; ++h) {
+      const Code* src = in + (c * s.H + h) * s.W;
+      int16_t* dst = out + (c * s.Hp() + h + s.ph) * s.Wp() + s.pw;
+      for (int64_t w = 0; w < s.W; ++w) dst[w] = static_cast<int16_t>(src[w] - zp);
     }
-  }
-  (void)P;
+}
+
+// im2col into i16_gemm's panels: per pair of kernel taps (k = (c, i, j)) and output row, the two rows of
+// OW values (contiguous in the padded planes at stride 1, gathered otherwise) through i16_pack_pairs.
+void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t k_pairs, int16_t* cols) {
+  const int64_t P = s.OH * s.OW;
+  if (P % 8) std::fill(cols + (P / 8) * k_pairs * 16, cols + (P / 8 + 1) * k_pairs * 16, int16_t{0});
+  std::vector<int16_t> zero(static_cast<size_t>(s.OW), 0), gather0(zero), gather1(zero);
+  const auto tap_row = [&](int64_t k, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
+    if (k >= K) return zero.data();
+    const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
+    const int16_t* row = padded + (c * s.Hp() + oh * s.sh + i) * s.Wp() + j;
+    if (s.sw == 1) return row;
+    for (int64_t ow = 0; ow < s.OW; ++ow) gather[ow] = row[ow * s.sw];
+    return gather.data();
+  };
+  for (int64_t kk = 0; kk < k_pairs; ++kk)
+    for (int64_t oh = 0; oh < s.OH; ++oh)
+      kn::i16_pack_pairs(tap_row(2 * kk, oh, gather0), tap_row(2 * kk + 1, oh, gather1), static_cast<size_t>(s.OW),
+                         static_cast<size_t>(oh * s.OW), cols + kk * 16, static_cast<size_t>(k_pairs * 16));
 }
 
 template <bool Signed>
@@ -197,15 +210,15 @@ Value conv2d(const OpArgs& a) {
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   const int64_t N = x.size(0), P = g.N;
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
-  std::vector<int16_t> cols(static_cast<size_t>(g.N8() * g.K2));
+  std::vector<int16_t> cols(static_cast<size_t>(g.N8() * g.K2)), padded(static_cast<size_t>(s.Cg * s.Hp() * s.Wp()));
   std::vector<int32_t> acc(static_cast<size_t>(Og * g.N8()));
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
-      std::fill(cols.begin(), cols.end(), int16_t{0});
       const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
-      if (p.in_signed) im2col_panels<true>(xin, s, K, g.k_pairs(), p.in_zero_point, cols.data());
-      else im2col_panels<false>(xin, s, K, g.k_pairs(), p.in_zero_point, cols.data());
+      if (p.in_signed) padded_planes<true>(xin, s, p.in_zero_point, padded.data());
+      else padded_planes<false>(xin, s, p.in_zero_point, padded.data());
+      im2col_panels(padded.data(), s, K, g.k_pairs(), cols.data());
       run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.data(), acc.data());
       for (int64_t o = 0; o < Og; ++o) {
         const int64_t oc = gr * Og + o;

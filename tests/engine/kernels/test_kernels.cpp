@@ -116,6 +116,23 @@ kt::Call<I16GemmFn> draw_i16_gemm(kt::Rng& r, size_t n) {
           }};
 }
 
+// n columns from a random start p0 (so the SIMD variant's head, body and tail all run), random values.
+kt::Call<PackPairsFn> draw_i16_pack_pairs(kt::Rng& r, size_t n) {
+  const size_t p0 = r.below(20), k_pairs = 1 + r.below(4), panel_stride = 16 * k_pairs;
+  const size_t panels = (p0 + n + 7) / 8 + 1;
+  auto rows = std::make_shared<std::vector<int16_t>>(2 * n);
+  for (int16_t& v : *rows) v = static_cast<int16_t>(r.next());
+  char shape[80];
+  std::snprintf(shape, sizeof shape, "n=%zu p0=%zu panel_stride=%zu", n, p0, panel_stride);
+  return {shape, [=](PackPairsFn* fn) {
+            std::vector<int16_t> out(panels * panel_stride, int16_t{0x5a5a});
+            fn(rows->data(), rows->data() + n, n, p0, out.data() + 16 * (k_pairs - 1), panel_stride);
+            kt::Field f{"out", {}};
+            for (int16_t v : out) f.words.push_back(static_cast<uint16_t>(v));
+            return kt::Outputs{f};
+          }};
+}
+
 int32_t draw_acc(kt::Rng& r) {
   switch (r.below(6)) {
     case 0: return static_cast<int32_t>(r.next());  // anywhere, extremes included
@@ -188,6 +205,7 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_aminmax, draw_aminmax),
       kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
       kt::under_test(i16_gemm, draw_i16_gemm),
+      kt::under_test(i16_pack_pairs, draw_i16_pack_pairs),
       kt::under_test(i32_requantize, draw_i32_requantize),
       kt::under_test(q8_add, draw_q8_add),
   };

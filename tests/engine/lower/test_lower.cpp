@@ -16,6 +16,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
+#include "lower/integer_picture.h"
 #include "lower/lower.h"
 #include "pt2e/convert.h"
 #include "pt2e/prepare.h"
@@ -221,5 +222,32 @@ TEST_CASE("lowering rejects what it cannot run with typed errors naming the node
     GraphModule converted = converted_model("conv_relu", xnn, data);
     CHECK_THROWS_AS(lower(converted, {LowerBackend::xnnpack, kernels::RequantKind::shift}), ValueError);
     CHECK_THROWS_WITH(lower(converted, {LowerBackend::xnnpack, kernels::RequantKind::shift}), Catch::Contains("node conv2d"));
+  }
+}
+
+TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op's output codes", "[lower]") {
+  std::vector<Tensor> data;
+  for (const auto kind : {kernels::RequantKind::fp32, kernels::RequantKind::fixed_point}) {
+    GraphModule converted = converted_model("tiny", paths()[0], data);
+    Lowered l = lower(converted, {LowerBackend::xnnpack, kind});
+    for (const char* name : {"conv2d", "conv2d_2", "linear"}) {
+      INFO(name);
+      Tensor out;
+      run_graph(l.gm, {data.back()}, [&](const Node& n, const Value& v) {
+        if (n.name == name) out = std::get<Tensor>(v.v);
+      });
+      REQUIRE(out.numel() > 0);
+      for (int64_t index : {int64_t{0}, out.numel() / 3, out.numel() - 1}) {
+        const IntegerPicture p = integer_picture(l.gm, name, {data.back()}, index);
+        CHECK(p.output == out.data<int8_t>()[index]);
+        CHECK(p.inputs.size() == p.weights.size());
+        int64_t sum = 0;
+        for (int32_t v : p.products) sum += v;
+        CHECK(sum == p.accumulator);
+        CHECK(p.accumulator_with_bias == p.accumulator + p.bias);
+      }
+    }
+    CHECK_THROWS_AS(integer_picture(l.gm, "max_pool2d", {data.back()}, 0), ValueError);
+    CHECK_THROWS_AS(integer_picture(l.gm, "linear", {data.back()}, 1 << 20), ValueError);
   }
 }
