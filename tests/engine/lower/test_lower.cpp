@@ -18,6 +18,7 @@
 #include "graph/targets.h"
 #include "lower/integer_picture.h"
 #include "lower/lower.h"
+#include "ops/ops.h"
 #include "pt2e/convert.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizers/executorch_xnnpack_quantizer.h"
@@ -51,13 +52,17 @@ std::vector<Path> paths() {
           {"x86 reduce_range", LowerBackend::x86, x86(true)}};
 }
 
-// 6 batches of 4: image models on the synthetic calibration set, vector models on randn; the last is held out.
+// 5 calibration batches of 4, then one held-out batch of 64: image models on the synthetic image set, vector
+// models on randn.
 std::vector<Tensor> batches(const Model& m) {
   std::vector<Tensor> out;
   if (m.input_shape.size() == 3) {
-    for (const Batch& b : calibration_batches(24, 4, m.input_shape)) out.push_back(b.x);
+    std::vector<Tensor> held;
+    for (const Batch& b : calibration_batches(84, 4, m.input_shape)) (out.size() < 5 ? out : held).push_back(b.x);
+    out.push_back(ops::cat(held, 0));
   } else {
-    for (int i = 0; i < 6; ++i) out.push_back(example_inputs(m, 4)[0]);
+    for (int i = 0; i < 5; ++i) out.push_back(example_inputs(m, 4)[0]);
+    out.push_back(example_inputs(m, 64)[0]);
   }
   return out;
 }
