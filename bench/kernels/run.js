@@ -128,10 +128,10 @@ const rows = [];
 const report = (workload, impl, ms, macs, ours) => rows.push({ workload, impl, ms, macs, ours });
 
 async function main() {
-  const benchJs = join(buildDir, 'bench_kernels.js');
+  const benchJs = join(buildDir, 'bench', 'bench_kernels.js');
   if (!existsSync(benchJs)) throw new Error(`missing ${benchJs}: cmake --build ${buildDir} --target bench_kernels`);
   const createBench = createRequire(import.meta.url)(benchJs);
-  const M = await createBench({ wasmBinary: readFileSync(join(buildDir, 'bench_kernels.wasm')) });
+  const M = await createBench({ wasmBinary: readFileSync(join(buildDir, 'bench', 'bench_kernels.wasm')) });
   const run = () => M._bench_run();
 
   const conv32 = 32 * 32 * 9 * 32 * 32, conv8 = 8 * 8 * 9 * 16 * 16, gemm = 256 ** 3;

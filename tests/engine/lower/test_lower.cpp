@@ -182,7 +182,7 @@ TEST_CASE("lowering tiny for XNNPACK: every conv, the add, pools, flatten and li
   for (const Node* n : converted.graph.nodes()) CHECK(node_kind(*n) != NodeKind::delegate);
 }
 
-TEST_CASE("lowering rejects what it cannot run with typed errors naming the node; the input is unchanged", "[lower]") {
+TEST_CASE("lowering rejects what it cannot run with typed errors naming the node, leaving the input unchanged", "[lower]") {
   std::vector<Tensor> data;
   const Path xnn = paths()[0];
   SECTION("not converted: observers left, or no quantize / dequantize at all") {
