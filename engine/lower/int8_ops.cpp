@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "core/hot.h"
 #include "graph/targets.h"
@@ -145,6 +146,12 @@ struct ConvShape {
   int64_t C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw;
   int64_t Hp() const { return H + 2 * ph; }
   int64_t Wp() const { return W + 2 * pw; }
+  // im2col_panels' columns. At stride 1 a kernel tap's inputs for every output position are one run of the
+  // padded planes if each output row is computed over the padded width (its last KW − 1 columns are no
+  // outputs and are left out at requantization); otherwise the columns are the outputs, OW a row.
+  bool runs() const { return sh == 1 && sw == 1; }
+  int64_t row_stride() const { return runs() ? Wp() : OW; }
+  int64_t columns() const { return (OH - 1) * row_stride() + OW; }
 };
 template <bool Signed>
 PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t zp, int16_t* out) {
@@ -159,12 +166,12 @@ PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t z
     }
 }
 
-// im2col into i16_gemm's panels: per pair of kernel taps (k = (c, i, j)) and output row, the two rows of
-// OW values (contiguous in the padded planes at stride 1, gathered otherwise) through i16_pack_pairs.
+// im2col into i16_gemm's panels (s.columns() of them): at stride 1 one i16_pack_pairs call per pair of
+// kernel taps (k = (c, i, j)) over the whole run, otherwise one per pair and output row, gathered at the stride.
 void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t k_pairs, int16_t* cols) {
-  const int64_t P = s.OH * s.OW;
+  const int64_t P = s.columns(), row_len = s.runs() ? P : s.OW, rows = s.runs() ? 1 : s.OH;
   if (P % 8) std::fill(cols + (P / 8) * k_pairs * 16, cols + (P / 8 + 1) * k_pairs * 16, int16_t{0});
-  std::vector<int16_t> zero(static_cast<size_t>(s.OW), 0), gather0(zero), gather1(zero);
+  std::vector<int16_t> zero(static_cast<size_t>(row_len), 0), gather0(zero), gather1(zero);
   const auto tap_row = [&](int64_t k, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
     if (k >= K) return zero.data();
     const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
@@ -174,10 +181,13 @@ void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t
     return gather.data();
   };
   for (int64_t kk = 0; kk < k_pairs; ++kk)
-    for (int64_t oh = 0; oh < s.OH; ++oh)
-      kn::i16_pack_pairs(tap_row(2 * kk, oh, gather0), tap_row(2 * kk + 1, oh, gather1), static_cast<size_t>(s.OW),
+    for (int64_t oh = 0; oh < rows; ++oh)
+      kn::i16_pack_pairs(tap_row(2 * kk, oh, gather0), tap_row(2 * kk + 1, oh, gather1), static_cast<size_t>(row_len),
                          static_cast<size_t>(oh * s.OW), cols + kk * 16, static_cast<size_t>(k_pairs * 16));
 }
+
+// A buffer every element of which its user writes before reading (no zero fill).
+template <typename T> std::unique_ptr<T[]> scratch(int64_t n) { return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]); }
 
 template <bool Signed>
 PT_HOT_LOOP void rows_to_panels(const std::byte* x, int64_t N, int64_t K, int64_t k_pairs, int32_t zp, int16_t* cols) {
@@ -206,24 +216,27 @@ Value conv2d(const OpArgs& a) {
   if (s.C % groups || O % groups || w.size(1) != K + (K & 1) || s.OH < 1 || s.OW < 1)
     throw RuntimeError("int8.conv2d: input " + shape_str(x.shape()) + " does not fit the packed weight " +
                        shape_str(w.shape()) + " with groups=" + std::to_string(groups));
-  const Gemm g{Og, w.size(1), s.OH * s.OW};
+  const Gemm g{Og, w.size(1), s.columns()};
   const auto rq = channel_requantizations(a.tensor(4), p, O);
-  const int64_t N = x.size(0), P = g.N;
+  const int64_t N = x.size(0), P = s.OH * s.OW;
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
-  std::vector<int16_t> cols(static_cast<size_t>(g.N8() * g.K2)), padded(static_cast<size_t>(s.Cg * s.Hp() * s.Wp()));
-  std::vector<int32_t> acc(static_cast<size_t>(Og * g.N8()));
+  const auto cols = scratch<int16_t>(g.N8() * g.K2), padded = scratch<int16_t>(s.Cg * s.Hp() * s.Wp());
+  const auto acc = scratch<int32_t>(Og * g.N8());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
       const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
-      if (p.in_signed) padded_planes<true>(xin, s, p.in_zero_point, padded.data());
-      else padded_planes<false>(xin, s, p.in_zero_point, padded.data());
-      im2col_panels(padded.data(), s, K, g.k_pairs(), cols.data());
-      run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.data(), acc.data());
+      if (p.in_signed) padded_planes<true>(xin, s, p.in_zero_point, padded.get());
+      else padded_planes<false>(xin, s, p.in_zero_point, padded.get());
+      im2col_panels(padded.get(), s, K, g.k_pairs(), cols.get());
+      run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.get(), acc.get());
+      // One requantization per output row where the columns hold more than the outputs, else one per channel.
+      const int64_t row_stride = s.row_stride(), rows = row_stride == s.OW ? 1 : s.OH, row_len = rows == 1 ? P : s.OW;
       for (int64_t o = 0; o < Og; ++o) {
         const int64_t oc = gr * Og + o;
-        kn::i32_requantize(acc.data() + o * g.N8(), static_cast<size_t>(P), bias.data<int32_t>()[oc], rq[oc],
-                           dst + (n * O + oc) * P, 1);
+        for (int64_t r = 0; r < rows; ++r)
+          kn::i32_requantize(acc.get() + o * g.N8() + r * row_stride, static_cast<size_t>(row_len),
+                             bias.data<int32_t>()[oc], rq[oc], dst + (n * O + oc) * P + r * s.OW, 1);
       }
     }
   return Value(out);
