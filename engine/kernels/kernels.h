@@ -222,4 +222,14 @@ struct AddParams {
 using Q8AddFn = void(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
 extern const Kernel<Q8AddFn> q8_add;
 
+// q8_max: out[i] = the larger of a[i] and b[i], codes read as int8 (is_signed) or uint8 — max pooling's step:
+// int8.max_pool2d folds a window's input rows into one with it (engine/lower/int8_ops.cpp). out may be a.
+using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+extern const Kernel<Q8MaxFn> q8_max;
+
+// q8_sum: Σ x[i] for i < n, codes read as int8 (is_signed) or uint8, modulo 2^32 — average pooling's sum
+// (int8.mean, one call per plane; XNNPACK's global average pooling sums the same way before requantizing).
+using Q8SumFn = int32_t(const uint8_t* x, size_t n, bool is_signed);
+extern const Kernel<Q8SumFn> q8_sum;
+
 }  // namespace pt::kernels

@@ -38,6 +38,16 @@ constexpr Variant<Q8AddFn> q8_add_variants[] = {
     {"wasmsimd", q8_add__wasmsimd, 16},
 };
 
+constexpr Variant<Q8MaxFn> q8_max_variants[] = {
+    {"scalar", q8_max__scalar, 1},
+    {"wasmsimd", q8_max__wasmsimd, 16},
+};
+
+constexpr Variant<Q8SumFn> q8_sum_variants[] = {
+    {"scalar", q8_sum__scalar, 1},
+    {"wasmsimd", q8_sum__wasmsimd, 16},
+};
+
 }  // namespace
 
 const Kernel<AMinMaxFn> f32_aminmax{"f32_aminmax", aminmax_variants};
@@ -47,9 +57,12 @@ const Kernel<I16GemmFn> i16_gemm{"i16_gemm", i16_gemm_variants};
 const Kernel<PackPairsFn> i16_pack_pairs{"i16_pack_pairs", i16_pack_pairs_variants};
 const Kernel<RequantizeFn> i32_requantize{"i32_requantize", i32_requantize_variants};
 const Kernel<Q8AddFn> q8_add{"q8_add", q8_add_variants};
+const Kernel<Q8MaxFn> q8_max{"q8_max", q8_max_variants};
+const Kernel<Q8SumFn> q8_sum{"q8_sum", q8_sum_variants};
 
 std::vector<std::string_view> kernel_names() {
-  return {f32_aminmax.name, f32_histc_aminmax.name, i16_gemm.name, i16_pack_pairs.name, i32_requantize.name, q8_add.name};
+  return {f32_aminmax.name,    f32_histc_aminmax.name, i16_gemm.name, i16_pack_pairs.name,
+          i32_requantize.name, q8_add.name,            q8_max.name,   q8_sum.name};
 }
 
 }  // namespace pt::kernels

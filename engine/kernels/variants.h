@@ -28,4 +28,10 @@ void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const 
 void q8_add__scalar(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
 void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
 
+void q8_max__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+
+int32_t q8_sum__scalar(const uint8_t* x, size_t n, bool is_signed);
+int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed);
+
 }  // namespace pt::kernels

@@ -1,5 +1,5 @@
 // int8_ops.cpp — the int8 ops (int8_ops.h): packing, requantization parameters, and the op functions
-// over engine/kernels (i16_gemm, i32_requantize, q8_add); pooling, cat and flatten are plain loops.
+// over engine/kernels (i16_gemm, i16_pack_pairs, i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
 #include "lower/int8_ops.h"
 
 #include <algorithm>
@@ -287,23 +287,28 @@ Value add(const OpArgs& a) {
   return Value(out);
 }
 
-PT_HOT_LOOP void max_pool_plane(const std::byte* x, bool is_signed, const ConvShape& s, std::byte* y) {
-  for (int64_t oh = 0; oh < s.OH; ++oh)
+// One plane, output row by output row: the window's input rows folded into one by q8_max (the rows a padded
+// window leaves out skipped), then each output the largest code of its columns of that row.
+PT_HOT_LOOP void max_pool_plane(const std::byte* x, bool is_signed, const ConvShape& s, std::byte* y, uint8_t* folded) {
+  const auto* in = reinterpret_cast<const uint8_t*>(x);
+  for (int64_t oh = 0; oh < s.OH; ++oh) {
+    const int64_t h0 = std::max<int64_t>(oh * s.sh - s.ph, 0), h1 = std::min(oh * s.sh - s.ph + s.KH, s.H);
+    if (h0 >= h1) {  // a window of padding only (lowering rejects padding over half the window: not reached)
+      std::fill(y + oh * s.OW, y + (oh + 1) * s.OW, std::byte{0});
+      continue;
+    }
+    std::memcpy(folded, in + h0 * s.W, static_cast<size_t>(s.W));
+    for (int64_t h = h0 + 1; h < h1; ++h) kn::q8_max(folded, in + h * s.W, static_cast<size_t>(s.W), is_signed, folded);
+    const auto* row = reinterpret_cast<const std::byte*>(folded);
     for (int64_t ow = 0; ow < s.OW; ++ow) {
+      const int64_t w0 = std::max<int64_t>(ow * s.sw - s.pw, 0), w1 = std::min(ow * s.sw - s.pw + s.KW, s.W);
       int32_t best = INT32_MIN;
       std::byte code{};
-      for (int64_t i = 0; i < s.KH; ++i) {
-        const int64_t ih = oh * s.sh - s.ph + i;
-        if (ih < 0 || ih >= s.H) continue;
-        for (int64_t j = 0; j < s.KW; ++j) {
-          const int64_t iw = ow * s.sw - s.pw + j;
-          if (iw < 0 || iw >= s.W) continue;
-          const int32_t v = code_at(x, ih * s.W + iw, is_signed);
-          if (v > best) best = v, code = x[ih * s.W + iw];
-        }
-      }
+      for (int64_t w = w0; w < w1; ++w)
+        if (const int32_t v = code_at(row, w, is_signed); v > best) best = v, code = row[w];
       y[oh * s.OW + ow] = code;
     }
+  }
 }
 
 Value max_pool2d(const OpArgs& a) {
@@ -315,17 +320,10 @@ Value max_pool2d(const OpArgs& a) {
   s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
   if (s.OH < 1 || s.OW < 1) throw RuntimeError("int8.max_pool2d: input " + shape_str(x.shape()) + " is smaller than the window");
   Tensor out = Tensor::empty({x.size(0), s.C, s.OH, s.OW}, x.dtype());
+  const auto folded = scratch<uint8_t>(s.W);
   for (int64_t plane = 0; plane < x.size(0) * s.C; ++plane)
-    max_pool_plane(x.bytes() + plane * s.H * s.W, p.in_signed != 0, s, out.bytes() + plane * s.OH * s.OW);
+    max_pool_plane(x.bytes() + plane * s.H * s.W, p.in_signed != 0, s, out.bytes() + plane * s.OH * s.OW, folded.get());
   return Value(out);
-}
-
-PT_HOT_LOOP void plane_sums(const std::byte* x, bool is_signed, int64_t planes, int64_t hw, int32_t* sums) {
-  for (int64_t pl = 0; pl < planes; ++pl) {
-    uint32_t s = 0;
-    for (int64_t i = 0; i < hw; ++i) s += static_cast<uint32_t>(code_at(x, pl * hw + i, is_signed));
-    sums[pl] = static_cast<int32_t>(s);
-  }
 }
 
 // XNNPACK global average pooling: Σ codes + bias (−zp·count), multiplier f32(s_in / f32(s_out · count)).
@@ -340,7 +338,8 @@ Value mean(const OpArgs& a) {
   const kn::Requantization r = requantization(static_cast<kn::RequantKind>(p.requant),
                                               s_in / (s_out * static_cast<float>(hw)), p.out_zero_point, p.out_qmin, p.out_qmax);
   std::vector<int32_t> sums(static_cast<size_t>(N * C));
-  plane_sums(x.bytes(), p.in_signed != 0, N * C, hw, sums.data());
+  for (int64_t pl = 0; pl < N * C; ++pl)
+    sums[pl] = kn::q8_sum(reinterpret_cast<const uint8_t*>(x.bytes()) + pl * hw, static_cast<size_t>(hw), p.in_signed != 0);
   Tensor out = Tensor::empty(p.keepdim ? Shape{N, C, 1, 1} : Shape{N, C}, p.out_dtype());
   kn::i32_requantize(sums.data(), sums.size(), static_cast<int32_t>(-static_cast<int64_t>(p.in_zero_point) * hw), r,
                      reinterpret_cast<uint8_t*>(out.bytes()), 1);

@@ -1,6 +1,6 @@
 // int8_ops.h — the integer ops a lowered graph runs (target::int8_conv2d ... in graph/targets.h): their
 // argument layout, the one accessor that reads it back, weight packing, and the op functions the
-// interpreter's table gets at start-up (over engine/kernels' i16_gemm, i32_requantize, q8_add).
+// interpreter's table gets at start-up (over engine/kernels' integer kernels).
 //
 // Every int8 op takes int8 / uint8 codes and returns codes (the dtype of the q node it replaced):
 //   int8.<op>(inputs: [Node], params: int32 [kInt8ParamCount] get_attr, weight?, bias?, scale?)

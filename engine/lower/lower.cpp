@@ -300,8 +300,10 @@ class Lowerer {
     const auto kernel = ints_arg(m.op, 1, {});
     const auto stride = ints_arg(m.op, 2, kernel), padding = ints_arg(m.op, 3, {0, 0}), dilation = ints_arg(m.op, 4, {1, 1});
     if (kernel.size() != 2) throw ValueError("max_pool2d needs a kernel_size");
-    if (dilation != std::vector<int64_t>{1, 1} || int_arg(m.op, 5, 0))
-      throw NotImplementedError("the int8 max_pool2d kernel runs dilation 1 and ceil_mode=False only");
+    if (dilation != std::vector<int64_t>{1, 1} || int_arg(m.op, 5, 0) || padding.size() != 2 ||
+        2 * padding[0] > kernel[0] || 2 * padding[1] > kernel[1])
+      throw NotImplementedError(
+          "the int8 max_pool2d kernel runs dilation 1, ceil_mode=False and padding at most half the window only");
     Int8Params p = base_params(m);
     p.kernel_h = static_cast<int32_t>(kernel[0]), p.kernel_w = static_cast<int32_t>(kernel[1]);
     p.stride_h = static_cast<int32_t>(stride.empty() ? kernel[0] : stride[0]);

@@ -199,6 +199,39 @@ kt::Call<Q8AddFn> draw_q8_add(kt::Rng& r, size_t n) {
           }};
 }
 
+// Codes over the whole byte range, with runs of the extremes and of equal pairs (max's ties).
+std::shared_ptr<std::vector<uint8_t>> draw_codes(kt::Rng& r, size_t n) {
+  auto x = std::make_shared<std::vector<uint8_t>>(n);
+  const uint8_t extremes[] = {0x00, 0x7f, 0x80, 0xff};
+  for (uint8_t& v : *x) v = r.chance(0.1) ? extremes[r.below(4)] : static_cast<uint8_t>(r.next());
+  return x;
+}
+
+kt::Call<Q8MaxFn> draw_q8_max(kt::Rng& r, size_t n) {
+  auto a = draw_codes(r, n), b = draw_codes(r, n);
+  for (size_t i = 0; i < n; ++i)
+    if (r.chance(0.1)) (*b)[i] = (*a)[i];
+  const bool is_signed = r.chance(0.5), in_place = r.chance(0.25);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d out=%s", n, is_signed, in_place ? "a" : "separate");
+  return {shape, [=](Q8MaxFn* fn) {
+            std::vector<uint8_t> out(n, 0xa5), a_copy(*a);
+            fn(a_copy.data(), b->data(), n, is_signed, in_place ? a_copy.data() : out.data());
+            const std::vector<uint8_t>& res = in_place ? a_copy : out;
+            return kt::Outputs{{"out", std::vector<uint32_t>(res.begin(), res.end())}};
+          }};
+}
+
+kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
+  auto x = draw_codes(r, n);
+  const bool is_signed = r.chance(0.5);
+  char shape[48];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d", n, is_signed);
+  return {shape, [=](Q8SumFn* fn) {
+            return kt::Outputs{{"sum", std::vector<uint32_t>{static_cast<uint32_t>(fn(x->data(), n, is_signed))}}};
+          }};
+}
+
 // The table: one row per kernel of the room.
 std::vector<kt::KernelUnderTest> kernels_under_test() {
   return {
@@ -208,6 +241,8 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(i16_pack_pairs, draw_i16_pack_pairs),
       kt::under_test(i32_requantize, draw_i32_requantize),
       kt::under_test(q8_add, draw_q8_add),
+      kt::under_test(q8_max, draw_q8_max),
+      kt::under_test(q8_sum, draw_q8_sum),
   };
 }
 
