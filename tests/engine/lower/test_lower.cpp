@@ -222,6 +222,21 @@ TEST_CASE("lowering rejects what it cannot run with typed errors naming the node
     CHECK_THROWS_AS(lower(converted), NotImplementedError);
     CHECK_THROWS_WITH(lower(converted), Catch::Contains("node conv2d") && Catch::Contains("dilation"));
   }
+  SECTION("a pool the kernel does not run: max_pool2d padding over half its window") {
+    GraphModule converted = converted_model("tiny", xnn, data);
+    Node* pool = converted.graph.find("max_pool2d");
+    REQUIRE(pool);
+    std::vector<Arg> args = pool->args();
+    const auto* k = std::get_if<std::vector<int64_t>>(&args.at(1).v);
+    REQUIRE(k);
+    const std::vector<int64_t> kernel = *k;
+    if (args.size() < 3) args.push_back(kernel);
+    if (args.size() < 4) args.push_back(std::vector<int64_t>{0, 0});
+    args[3] = std::vector<int64_t>{kernel[0] / 2 + 1, 0};
+    converted.graph.set_args(pool, args);
+    CHECK_THROWS_AS(lower(converted), NotImplementedError);
+    CHECK_THROWS_WITH(lower(converted), Catch::Contains("node max_pool2d") && Catch::Contains("padding"));
+  }
   SECTION("unknown backend name, a shift requantization of a multiplier that is no power of two") {
     CHECK_THROWS_AS(backend_from_name("vpu"), ValueError);
     GraphModule converted = converted_model("conv_relu", xnn, data);
