@@ -51,7 +51,7 @@ test('the integer picture of one conv output: codes, int32 accumulator, requanti
 });
 
 test('ExecuTorch spelling and the x86 backend; fixed-point requantization', () => {
-  const c = converted('residual', xnnpack());
+  const c = converted('tiny', xnnpack());  // the helper's inputs are the image set's: 3 channels
   const et = pt.to_edge_transform_and_lower(c, { partitioner: [new pt.XnnpackPartitioner({ requantization: 'fixed_point' })] });
   assert.ok(et.exported_program().nodes.some((n) => n.kind === 'delegate'));
   assert.ok(et.delegation_info.num_delegated_nodes > 0);
