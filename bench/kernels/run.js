@@ -1,5 +1,5 @@
 // bench/kernels/run.js — the integer kernels (engine/kernels, through engine/lower's int8 ops) side by side
-// with the anchors of perf-anchors, in one Node process, one thread everywhere:
+// with two anchors, in one Node process, one thread everywhere:
 //   onnxruntime-web 1.30.0   QLinearConv and MatMulInteger, U8S8 (the fair anchor: MLAS has SIMD int8 GEMMs
 //                            for unsigned activations only) and S8S8 (our XNNPACK path's types)
 //   @tensorflow/tfjs-backend-wasm 4.22.0   fp32 conv2d (XNNPACK inside, NHWC)
@@ -14,7 +14,7 @@
 //   cmake --build build/wasm --target bench_kernels
 //   node bench/kernels/run.js [--build build/wasm] [--rounds 3] [--quick]
 //
-// Timing (perf-anchors §4): JS drives every call; per workload ≥ 30 warm-up calls, then timed calls until
+// Timing: JS drives every call; per workload ≥ 30 warm-up calls, then timed calls until
 // ≥ 200 calls and ≥ 3 s (--quick: 10 / 50 / 0.5 s); the median per round, the lowest median of the rounds.
 // Anchors are timed with their JS↔wasm copies (ORT: session.run with the same input; tfjs: op, dataSync,
 // dispose); ours on codes already in wasm memory, as the engine's graphs pass them. The ONNX models are

@@ -108,7 +108,7 @@ extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 // Integer arithmetic is exact, so a variant may sum in any order: every sum below wraps modulo 2^32
 // (unsigned arithmetic), which makes the result one value whatever the order.
 
-// i16_gemm: C = A · B in int32, the heart of int8 conv2d / linear (pt2e-spec.md §9). The int8 / uint8
+// i16_gemm: C = A · B in int32, the heart of int8 conv2d / linear (engine/lower/int8_ops.h). The int8 / uint8
 // operands arrive widened to int16 with their zero points subtracted (so u8·s8 and s8·s8 are one
 // kernel), K a multiple of 2 (the packer pads a zero row):
 //   A: m rows of 2·k_pairs int16, row i at a + i·a_stride              (the weights, packed once)
@@ -117,8 +117,7 @@ extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 //      at b + (p·k_pairs + kk)·16                                      (im2col writes this layout)
 //   C: m rows of 8·panels int32, row i at c + i·c_stride:  C[i][j] = Σ_k A[i][k]·B[k][j]  (mod 2^32).
 // The pair layout is what SIMD128's i32x4.dot_i16x8_s multiplies: two k at a time, four columns a
-// vector (the layout of the straightforward 4×8 kernel in perf-anchors; XNNPACK packs its qs8 weights
-// along the same lines, src/packing.c).
+// vector (a straightforward 4×8 tile; XNNPACK packs its qs8 weights along the same lines, src/packing.c).
 struct I16Gemm {
   size_t m, panels, k_pairs;
   const int16_t* a;

@@ -8,7 +8,7 @@
 //             params blob), so a lowered graph is a plain GraphModule: clone, views and tables work on it;
 //     weight  int16 [O, K2]: conv / linear weights (int8, zero point 0) widened once at lowering, a row
 //             per output channel, K = Cg·kH·kW (or in_features) padded to K2 = K rounded up to even;
-//     bias    int32 [O]: bias_f32 quantized with scale s_in·s_w[c] (pt2e-spec.md §9.1);
+//     bias    int32 [O]: bias_f32 quantized with scale s_in·s_w[c] (torchao reference_representation_rewrite.py);
 //     scale   float32 [O]: the requantization multipliers f32(f32(s_in·s_w[c]) / s_out) (conv / linear),
 //             or [s_in, s_out] (mean, whose multiplier also divides by the pooled count at run time).
 // How an accumulator becomes a code is params.requant (kernels.h RequantKind: XNNPACK fp32, gemmlowp
@@ -73,7 +73,7 @@ std::optional<Int8Args> int8_args(const Node& n);  // nullopt for a node that is
 // int8 weights [O, ...] -> int16 [O, K2] (see the header).
 Tensor pack_weight(const Tensor& w);
 
-// The kernel's parameters for one multiplier under `kind` (pt2e-spec.md §9.2, §9.3): fp32 keeps it;
+// The kernel's parameters for one multiplier under `kind` (kernels.h Requantization): fp32 keeps it;
 // fixed_point is TFLite's QuantizeMultiplier (frexp, round(q·2^31), the 2^31 carry); shift needs a power
 // of two 2^-s, s in [0, 31]. ValueError naming the multiplier when it cannot be expressed.
 kernels::Requantization requantization(kernels::RequantKind kind, float multiplier, int32_t zero_point, int32_t qmin,

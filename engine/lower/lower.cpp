@@ -259,7 +259,7 @@ class Lowerer {
       throw ValueError("bias " + b->name + " must be float32 [" + std::to_string(O) + "], got " + dtype_name(bias_f.dtype()) + " " + shape_str(bias_f.shape()));
     const float s_in = m.in[0].scale, s_out = m.out.scale;
     for (int64_t c = 0; c < O; ++c) {
-      // §9.1: rne(b · f32(1 / (s_w · s_in))), as quantize_per_channel(bias, s_w · s_in, 0, int32) computes it.
+      // rne(b · f32(1 / (s_w · s_in))), as quantize_per_channel(bias, s_w · s_in, 0, int32) computes it.
       const float bias_scale = s_w[c] * s_in;
       const double q = std::nearbyint(static_cast<double>(bias_f.data<float>()[c] * (1.0f / bias_scale)));
       bias.data<int32_t>()[c] = static_cast<int32_t>(std::clamp(q, -2147483648.0, 2147483647.0));

@@ -19,7 +19,7 @@
 // Backends: xnnpack wants int8 activations (s8·s8, per-channel or per-tensor int8 weights, ExecuTorch's
 // XNNPACKQuantizer); x86 wants uint8 activations (u8·s8, X86InductorQuantizer, reduce_range or not).
 // Weights are int8 with zero point 0 (XNNPACK's qc8w), packed once here (int8_ops.h pack_weight); biases
-// are quantized with s_in·s_w[c] (pt2e-spec.md §9.1); requantization is `options.requantization` for
+// are quantized with s_in·s_w[c] (torchao reference_representation_rewrite.py); requantization is `options.requantization` for
 // every op (kernels.h RequantKind), except add, which is XNNPACK's integer add in both backends.
 //
 // Errors (typed, naming the node; the input graph is never changed): a graph that is not converted

@@ -152,7 +152,7 @@ GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representa
   _fold_conv_bn_qat(gm);  // §5.4: QAT conv-bn patterns become conv(folded weight, bias)
   duplicate_dq_pass(gm);
   if (fold_quantize) fold_quantize_ops(gm);
-  if (use_reference_representation) reference_representation_rewrite(gm);  // §5.8
+  if (use_reference_representation) reference_representation_rewrite(gm);  // pt2e/reference_representation.h
   gm.graph.eliminate_dead_code();
   auto& mods = gm.modules();
   mods.erase(std::remove_if(mods.begin(), mods.end(),

@@ -28,7 +28,7 @@
 // the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
 // Recognise the nodes by node_kind() (graph/targets.h): quantize, dequantize, choose_qparams.
 // 5. use_reference_representation: the quantized patterns become integer arithmetic
-//    (pt2e/reference_representation.h, torchao reference_representation_rewrite.py, §5.8).
+//    (pt2e/reference_representation.h, torchao reference_representation_rewrite.py).
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,5 @@
 // reference_representation.h — convert_pt2e(..., use_reference_representation=True): torchao's
-// reference_representation_rewrite.py, the quantized patterns rewritten into integer arithmetic
-// (pt2e-spec.md §5.8).
+// reference_representation_rewrite.py, the quantized patterns rewritten into integer arithmetic.
 //
 //   pt::GraphModule ref = pt::convert_pt2e(prepared, /*use_reference_representation=*/true);
 //   // int8 conv / linear / add / max_pool2d run in int32; outputs stay within 1 LSB of the q/dq graph
