@@ -136,4 +136,13 @@ std::vector<std::pair<const char*, OpFn>> quantized_decomposed_ops() {
   };
 }
 
+std::optional<PerTensorQParams> per_tensor_qparams(const Node& n) {
+  const auto a = qdq_args(n);
+  if (!a || a->axis) return std::nullopt;
+  const auto* s = std::get_if<double>(&a->scale.v);
+  const auto* z = std::get_if<int64_t>(&a->zero_point.v);
+  if (!s || !z) return std::nullopt;
+  return PerTensorQParams{*s, *z, a->quant_min, a->quant_max, a->dtype};
+}
+
 }  // namespace pt

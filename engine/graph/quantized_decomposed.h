@@ -45,6 +45,16 @@ std::vector<Arg> qdq_arg_list(const QDQArgs& a);
 // quant_max, dtype or axis is not an int literal, or whose dtype code is unknown.
 std::optional<QDQArgs> qdq_args(const Node& n);
 
+// A static per-tensor quantize / dequantize (the .default overloads): its literal qparams, read through
+// qdq_args; nullopt for any other node.
+struct PerTensorQParams {
+  double scale = 1.0;
+  int64_t zero_point = 0;
+  int64_t quant_min = 0, quant_max = 0;
+  DType dtype = DType::Int8;
+};
+std::optional<PerTensorQParams> per_tensor_qparams(const Node& n);
+
 // The arguments of a choose_qparams[_symmetric].tensor node.
 struct ChooseQParamsArgs {
   Node* input = nullptr;

@@ -27,6 +27,7 @@ NodeKind node_kind(const Node& n) {
   if (is_call(&n, group::quantize)) return NodeKind::quantize;
   if (is_call(&n, group::dequantize)) return NodeKind::dequantize;
   if (is_call(&n, group::choose_qparams)) return NodeKind::choose_qparams;
+  if (is_call(&n, group::int8)) return NodeKind::delegate;
   return NodeKind::op;
 }
 
@@ -39,6 +40,7 @@ const char* node_kind_name(NodeKind k) {
     case NodeKind::quantize: return "quantize";
     case NodeKind::dequantize: return "dequantize";
     case NodeKind::choose_qparams: return "choose_qparams";
+    case NodeKind::delegate: return "delegate";
     case NodeKind::output: return "output";
   }
   return "op";

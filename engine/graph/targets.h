@@ -99,6 +99,28 @@ inline constexpr char quantize_per_channel[] = "quantized_decomposed.quantize_pe
 inline constexpr char dequantize_per_channel[] = "quantized_decomposed.dequantize_per_channel.default";
 inline constexpr char choose_qparams[] = "quantized_decomposed.choose_qparams.tensor";
 inline constexpr char choose_qparams_symmetric[] = "quantized_decomposed.choose_qparams_symmetric.tensor";
+
+// ---- integer ops a lowered graph runs (engine/lower/int8_ops.h: their arguments and kernels) ----
+// One per delegated pattern dq → op [→ relu] → q: int8 / uint8 codes in, int8 / uint8 codes out.
+inline constexpr char int8_conv2d[] = "int8.conv2d";
+inline constexpr char int8_linear[] = "int8.linear";
+inline constexpr char int8_add[] = "int8.add";
+inline constexpr char int8_max_pool2d[] = "int8.max_pool2d";
+inline constexpr char int8_mean[] = "int8.mean";  // adaptive_avg_pool2d to 1×1, mean over H and W
+inline constexpr char int8_cat[] = "int8.cat";
+inline constexpr char int8_flatten[] = "int8.flatten";
+
+// ---- the reference representation's integer ops (engine/pt2e/reference_representation.h) ----
+// torchao's reference_representation_rewrite.py replacements, one op each, named after the function.
+inline constexpr char reference_quantized_linear[] = "torchao.reference_quantized_linear";
+inline constexpr char reference_quantized_conv2d[] = "torchao.reference_quantized_conv2d";
+inline constexpr char reference_quantized_add[] = "torchao.reference_quantized_add";
+inline constexpr char reference_quantized_add_relu[] = "torchao.reference_quantized_add_relu";
+inline constexpr char reference_quantized_max_pool2d[] = "torchao.reference_quantized_max_pool2d";
+inline constexpr char reference_quantize_per_tensor_int8[] = "torchao.reference_quantize_per_tensor_int8";
+inline constexpr char reference_dequantize_per_tensor_int8[] = "torchao.reference_dequantize_per_tensor_int8";
+inline constexpr char reference_quantize_per_channel_int8[] = "torchao.reference_quantize_per_channel_int8";
+inline constexpr char reference_dequantize_per_channel_int8[] = "torchao.reference_dequantize_per_channel_int8";
 }  // namespace target
 
 // A list of targets one predicate accepts.
@@ -180,6 +202,10 @@ inline constexpr std::array x86_default_quantizable = {
 inline constexpr std::array x86_quantizable = {
     target::max_pool2d, target::cat,    target::avg_pool2d, target::adaptive_avg_pool2d, target::flatten,
     target::conv1d,     target::conv2d, target::linear,     target::mul,                 target::matmul};
+// ---- the integer ops of a lowered graph (NodeKind::delegate)
+inline constexpr std::array int8 = {target::int8_conv2d,      target::int8_linear, target::int8_add,
+                                    target::int8_max_pool2d,  target::int8_mean,   target::int8_cat,
+                                    target::int8_flatten};
 }  // namespace group
 
 // ---- node predicates --------------------------------------------------------------------------------
@@ -194,7 +220,8 @@ bool only_user(const Node* n, const Node* user);
 
 // What a node is, computed once from op and target, carried in the API's node objects and the
 // view data: lessons and views key on it instead of testing strings.
-enum class NodeKind { placeholder, get_attr, op, observer, quantize, dequantize, choose_qparams, output };
+// delegate: an integer op of a lowered graph (group::int8), the work a backend took over.
+enum class NodeKind { placeholder, get_attr, op, observer, quantize, dequantize, choose_qparams, delegate, output };
 NodeKind node_kind(const Node& n);     // call_module nodes are observer / fake-quantize modules
 const char* node_kind_name(NodeKind k);  // "placeholder", "get_attr", "op", "observer", "quantize", ...
 

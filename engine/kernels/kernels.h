@@ -103,4 +103,132 @@ struct HistcRange {
 using HistcAMinMaxFn = AMinMax(const float* x, size_t n, HistcRange range, uint32_t* counts);
 extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 
+
+// ---- integer kernels: what engine/lower/ runs a lowered int8 graph with ------------------------------
+// Integer arithmetic is exact, so a variant may sum in any order: every sum below wraps modulo 2^32
+// (unsigned arithmetic), which makes the result one value whatever the order.
+
+// i16_gemm: C = A · B in int32, the heart of int8 conv2d / linear (engine/lower/int8_ops.h). The int8 / uint8
+// operands arrive widened to int16 with their zero points subtracted (so u8·s8 and s8·s8 are one
+// kernel), K a multiple of 2 (the packer pads a zero row):
+//   A: m rows of 2·k_pairs int16, row i at a + i·a_stride              (the weights, packed once)
+//   B: `panels` panels of 8 columns; panel p holds, for each pair kk, the 16 values
+//      B[2kk][8p], B[2kk+1][8p], B[2kk][8p+1], B[2kk+1][8p+1], ..., B[2kk+1][8p+7]
+//      at b + (p·k_pairs + kk)·16                                      (im2col writes this layout)
+//   C: m rows of 8·panels int32, row i at c + i·c_stride:  C[i][j] = Σ_k A[i][k]·B[k][j]  (mod 2^32).
+// The pair layout is what SIMD128's i32x4.dot_i16x8_s multiplies: two k at a time, four columns a
+// vector (a straightforward 4×8 tile; XNNPACK packs its qs8 weights along the same lines, src/packing.c).
+struct I16Gemm {
+  size_t m, panels, k_pairs;
+  const int16_t* a;
+  size_t a_stride;
+  const int16_t* b;
+  int32_t* c;
+  size_t c_stride;
+};
+using I16GemmFn = void(const I16Gemm& g);
+extern const Kernel<I16GemmFn> i16_gemm;
+
+// i16_pack_pairs: two int16 rows of B (k and k + 1) into i16_gemm's panel layout, from column p0 on —
+//   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2]     = row0[t]
+//   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2 + 1] = row1[t]        for t < n,
+// out pointing at the pair's slots in panel 0 (b + kk·16) and panel_stride = 16·k_pairs. im2col calls it per
+// pair of kernel taps and output row; nothing else of out is written.
+using PackPairsFn = void(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride);
+extern const Kernel<PackPairsFn> i16_pack_pairs;
+
+// Requantization: an int32 accumulator (bias included) to the output's int8 / uint8 code. The kind is
+// chosen per lowered op; the three are the ways backends do it:
+//   fp32         XNNPACK's fp32 requantization (src/qs8-qc8w-gemm/gen/*-fp32-scalar-fmagic.c):
+//                v = f32(acc)·scale, clamped to [qmin − zp, qmax − zp] in float, rounded to nearest even
+//                with the magic number 1.5·2^23, + zp;
+//   fixed_point  gemmlowp / TFLite (fixedpoint.h, kernels/internal/common.h MultiplyByQuantizedMultiplier):
+//                SaturatingRoundingDoublingHighMul(acc·2^max(shift,0), multiplier), then
+//                RoundingDivideByPOT by max(−shift, 0) (half away from zero), + zp, clamped;
+//   shift        a pure arithmetic shift by `shift` ≥ 0 bits after adding 2^(shift−1) (half up: the
+//                rounding of XNNPACK's qs8-vadd, src/qs8-vadd/scalar.c.in), + zp, clamped.
+// Additions wrap modulo 2^32 (as SIMD lanes do); lowering keeps accumulators far from the ends.
+enum class RequantKind : int32_t { fp32 = 0, fixed_point = 1, shift = 2 };
+struct Requantization {
+  RequantKind kind = RequantKind::fp32;
+  float scale = 1.0f;      // fp32: the real multiplier s_in·s_w / s_out (finite, > 0)
+  int32_t multiplier = 0;  // fixed_point: Q0.31, in [2^30, 2^31)
+  int32_t shift = 0;       // fixed_point: exponent in [−31, 30]; shift: right shift in [0, 31]
+  int32_t zero_point = 0;
+  int32_t qmin = -128, qmax = 127;  // the output code's range (a fused relu raises qmin to zero_point)
+
+  // The scalar step every variant reproduces.
+  int32_t apply(int32_t acc) const {
+    int32_t v;
+    if (kind == RequantKind::fp32) {
+      float f = static_cast<float>(acc) * scale;
+      f = std::max(f, static_cast<float>(qmin - zero_point));
+      f = std::min(f, static_cast<float>(qmax - zero_point));
+      f += 12582912.0f;  // 1.5·2^23: the low mantissa bits now hold rne(f)
+      return static_cast<int32_t>(__builtin_bit_cast(uint32_t, f) - (0x4B400000u - static_cast<uint32_t>(zero_point)));
+    }
+    if (kind == RequantKind::fixed_point) {
+      const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+      v = rounding_divide_by_pot(srdhm(static_cast<int32_t>(static_cast<uint32_t>(acc) << left), multiplier), right);
+    } else {
+      const uint32_t round = shift > 0 ? uint32_t{1} << (shift - 1) : 0;
+      v = static_cast<int32_t>(static_cast<uint32_t>(acc) + round) >> shift;
+    }
+    v = static_cast<int32_t>(static_cast<uint32_t>(v) + static_cast<uint32_t>(zero_point));
+    return std::min(std::max(v, qmin), qmax);
+  }
+  // gemmlowp SaturatingRoundingDoublingHighMul: round(a·b / 2^31), the one overflow saturated.
+  static int32_t srdhm(int32_t a, int32_t b) {
+    if (a == b && a == std::numeric_limits<int32_t>::min()) return std::numeric_limits<int32_t>::max();
+    const int64_t p = static_cast<int64_t>(a) * b;
+    const int64_t nudge = p >= 0 ? (int64_t{1} << 30) : 1 - (int64_t{1} << 30);
+    return static_cast<int32_t>((p + nudge) / (int64_t{1} << 31));
+  }
+  // gemmlowp RoundingDivideByPOT: x / 2^n rounded half away from zero.
+  static int32_t rounding_divide_by_pot(int32_t x, int32_t n) {
+    const int32_t mask = static_cast<int32_t>((int64_t{1} << n) - 1);
+    const int32_t rem = x & mask;
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> n) + (rem > threshold ? 1 : 0);
+  }
+};
+
+// i32_requantize: out[i · out_stride] = r.apply(acc[i] + bias) for i < n, the code's low byte (an int8
+// or uint8 value, as the output tensor's dtype reads it); bias adds modulo 2^32.
+using RequantizeFn = void(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
+                          size_t out_stride);
+extern const Kernel<RequantizeFn> i32_requantize;
+
+// q8_add: XNNPACK's integer add (src/qs8-vadd/scalar.c.in; parameters as microparams-init.c
+// xnn_init_qs8_add_minmax_scalar_params makes them, engine/lower/ restates that):
+//   out[i] = clamp(asr(bias + a[i]·a_multiplier + b[i]·b_multiplier, shift) + zero_point, qmin, qmax)
+// with a, b read as int8 (is_signed) or uint8, int32 arithmetic modulo 2^32, shift in [0, 31].
+struct AddParams {
+  int32_t bias = 0, a_multiplier = 0, b_multiplier = 0;
+  int32_t shift = 0;
+  int32_t zero_point = 0, qmin = -128, qmax = 127;
+  bool is_signed = true;
+
+  int32_t apply(int32_t a, int32_t b) const {
+    const uint32_t acc = static_cast<uint32_t>(bias) + static_cast<uint32_t>(a) * static_cast<uint32_t>(a_multiplier) +
+                         static_cast<uint32_t>(b) * static_cast<uint32_t>(b_multiplier);
+    const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int32_t>(acc) >> shift) +
+                                           static_cast<uint32_t>(zero_point));
+    return std::min(std::max(v, qmin), qmax);
+  }
+  int32_t load(uint8_t byte) const { return is_signed ? static_cast<int8_t>(byte) : byte; }
+};
+using Q8AddFn = void(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
+extern const Kernel<Q8AddFn> q8_add;
+
+// q8_max: out[i] = the larger of a[i] and b[i], codes read as int8 (is_signed) or uint8 — max pooling's step:
+// int8.max_pool2d folds a window's input rows into one with it (engine/lower/int8_ops.cpp). out may be a.
+using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+extern const Kernel<Q8MaxFn> q8_max;
+
+// q8_sum: Σ x[i] for i < n, codes read as int8 (is_signed) or uint8, modulo 2^32 — average pooling's sum
+// (int8.mean, one call per plane; XNNPACK's global average pooling sums the same way before requantizing).
+using Q8SumFn = int32_t(const uint8_t* x, size_t n, bool is_signed);
+extern const Kernel<Q8SumFn> q8_sum;
+
 }  // namespace pt::kernels

@@ -9,6 +9,7 @@
 #include "graph/targets.h"
 #include "pt2e/observer_module.h"
 #include "pt2e/qat_utils.h"
+#include "pt2e/reference_representation.h"
 #include "pt2e/quantizer_utils.h"
 
 namespace pt {
@@ -172,13 +173,12 @@ int fold_quantize_ops(GraphModule& gm) {
 }
 
 GraphModule convert_pt2e(const GraphModule& model, bool use_reference_representation, bool fold_quantize) {
-  if (use_reference_representation)
-    throw NotImplementedError("convert_pt2e: use_reference_representation=True is not implemented");
   GraphModule gm = model.clone();
   replace_observers_with_quantize_dequantize(gm);
   _fold_conv_bn_qat(gm);  // QAT conv-bn patterns become conv(folded weight, bias)
   duplicate_dq_pass(gm);
   if (fold_quantize) fold_quantize_ops(gm);
+  if (use_reference_representation) reference_representation_rewrite(gm);  // pt2e/reference_representation.h
   gm.graph.eliminate_dead_code();
   auto& mods = gm.modules();
   mods.erase(std::remove_if(mods.begin(), mods.end(),

@@ -31,7 +31,8 @@
 // The ops' arguments are laid out and read back by graph/quantized_decomposed.h (qdq_arg_list, qdq_args;
 // the dtype argument is an int, dtype_code(DType)); the interpreter runs them in float from start-up.
 // Recognise the nodes by node_kind() (graph/targets.h): quantize, dequantize, choose_qparams.
-// Not done: use_reference_representation (torchao reference_representation_rewrite.py; NotImplementedError).
+// 5. use_reference_representation: the quantized patterns become integer arithmetic
+//    (pt2e/reference_representation.h, torchao reference_representation_rewrite.py).
 #pragma once
 #include <cstdint>
 

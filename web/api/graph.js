@@ -12,7 +12,8 @@
 // A node's `kind` says what it is, computed once by the engine (engine/graph/targets.h node_kind):
 // 'placeholder', 'get_attr', 'op' (any other call_function), 'observer' (an observer / fake-quantize
 // module prepare_pt2e inserted), 'quantize', 'dequantize', 'choose_qparams' (the quantized_decomposed
-// ops convert_pt2e writes) or 'output'. Key on it rather than on target strings.
+// ops convert_pt2e writes), 'delegate' (an int8 op of a lowered graph, lower.js) or 'output'. Key on it
+// rather than on target strings.
 // meta: { shape, dtype (when known), nn_module_stack: [{ fqn, type }], custom: { key: value },
 // quantization_annotation (when annotated) }. meta.custom is torchao's node.meta["custom"]: plain values
 // (string, boolean, number) that prepare_pt2e / convert_pt2e carry forward (a node's to its output observer,

@@ -27,6 +27,7 @@ BoxStyle style_of(const pt::ViewNode& n) {
     case pt::NodeKind::quantize:
     case pt::NodeKind::dequantize:
     case pt::NodeKind::choose_qparams: return {IM_COL32(233, 222, 247, 255), IM_COL32(130, 80, 190, 255)};
+    case pt::NodeKind::delegate: return {IM_COL32(214, 232, 250, 255), IM_COL32(40, 110, 190, 255)};
     case pt::NodeKind::placeholder:
     case pt::NodeKind::output: return {IM_COL32(236, 238, 241, 255), IM_COL32(120, 126, 134, 255)};
     case pt::NodeKind::get_attr: return {IM_COL32(253, 246, 214, 255), IM_COL32(190, 160, 60, 255)};

@@ -1,0 +1,407 @@
+// int8_ops.cpp — the int8 ops (int8_ops.h): packing, requantization parameters, and the op functions
+// over engine/kernels (i16_gemm, i16_pack_pairs, i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
+#include "lower/int8_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "core/hot.h"
+#include "graph/targets.h"
+
+namespace pt {
+
+namespace kn = pt::kernels;
+
+// ---- parameters --------------------------------------------------------------------------------------
+
+Tensor Int8Params::to_tensor() const {
+  Tensor t = Tensor::empty({static_cast<int64_t>(kInt8ParamCount)}, DType::Int32);
+  int32_t* d = t.data<int32_t>();
+#define PT_WRITE(name, dflt) *d++ = name;
+  PT_INT8_PARAMS(PT_WRITE)
+#undef PT_WRITE
+  return t;
+}
+
+Int8Params Int8Params::from(const Tensor& t) {
+  if (t.dtype() != DType::Int32 || t.shape() != Shape{static_cast<int64_t>(kInt8ParamCount)})
+    throw ValueError("int8 op params: expected int32 [" + std::to_string(kInt8ParamCount) + "], got " +
+                     dtype_name(t.dtype()) + " " + shape_str(t.shape()));
+  Int8Params p;
+  const int32_t* d = t.data<int32_t>();
+#define PT_READ(name, dflt) p.name = *d++;
+  PT_INT8_PARAMS(PT_READ)
+#undef PT_READ
+  return p;
+}
+
+std::vector<Arg> int8_arg_list(const Int8Args& a) { return {Arg(a.inputs), a.params, a.weight, a.bias, a.scale}; }
+
+std::optional<Int8Args> int8_args(const Node& n) {
+  if (!is_call(&n, group::int8) || n.args().size() != 5) return std::nullopt;
+  const auto* inputs = std::get_if<std::vector<Node*>>(&n.args()[0].v);
+  if (!inputs || !n.args()[1].node()) return std::nullopt;
+  return Int8Args{*inputs, n.args()[1].node(), n.args()[2].node(), n.args()[3].node(), n.args()[4].node()};
+}
+
+Tensor pack_weight(const Tensor& w) {
+  if (w.dtype() != DType::Int8 || w.dim() < 2) throw ValueError("pack_weight: expected an int8 weight [O, ...], got " +
+                                                                 std::string(dtype_name(w.dtype())) + " " + shape_str(w.shape()));
+  const int64_t O = w.size(0), K = w.numel() / std::max<int64_t>(O, 1), K2 = K + (K & 1);
+  Tensor out = Tensor::zeros({O, K2}, DType::Int16);
+  const int8_t* src = w.data<int8_t>();
+  int16_t* dst = out.data<int16_t>();
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t k = 0; k < K; ++k) dst[o * K2 + k] = src[o * K + k];
+  return out;
+}
+
+kn::Requantization requantization(kn::RequantKind kind, float multiplier, int32_t zero_point, int32_t qmin,
+                                  int32_t qmax) {
+  if (!(multiplier > 0.0f) || !std::isfinite(multiplier))
+    throw ValueError("requantization: the multiplier must be finite and > 0, got " + std::to_string(multiplier));
+  kn::Requantization r;
+  r.kind = kind;
+  r.scale = multiplier;
+  r.zero_point = zero_point;
+  r.qmin = qmin;
+  r.qmax = qmax;
+  if (kind == kn::RequantKind::fixed_point) {
+    // TFLite quantization_util.cc QuantizeMultiplier: M = q·2^e, q in [0.5, 1); round(q·2^31) half away from 0.
+    int e = 0;
+    const double q = std::frexp(static_cast<double>(multiplier), &e);
+    int64_t q_fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
+    if (q_fixed == (int64_t{1} << 31)) q_fixed /= 2, ++e;
+    if (e > 30 || e < -31)
+      throw ValueError("requantization: multiplier " + std::to_string(multiplier) +
+                       " is outside the fixed-point range 2^-32 … 2^30");
+    r.multiplier = static_cast<int32_t>(q_fixed);
+    r.shift = e;
+  } else if (kind == kn::RequantKind::shift) {
+    int e = 0;
+    const double q = std::frexp(static_cast<double>(multiplier), &e);
+    if (q != 0.5 || e > 1 || e < -30)
+      throw ValueError("requantization: a shift needs a multiplier 2^-s with s in [0, 31], got " + std::to_string(multiplier));
+    r.shift = 1 - e;
+  }
+  return r;
+}
+
+void set_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale) {
+  const float a_ratio = a_scale / out_scale, b_ratio = b_scale / out_scale;
+  for (float ratio : {a_ratio, b_ratio})
+    if (!(ratio >= 0x1.0p-10f && ratio < 0x1.0p+8f))
+      throw NotImplementedError("add: input / output scale ratio " + std::to_string(ratio) +
+                                " is outside [2^-10, 2^8), which XNNPACK's integer add supports");
+  const float max_ratio = std::max(a_ratio, b_ratio);
+  const int32_t exponent = static_cast<int32_t>(__builtin_bit_cast(uint32_t, max_ratio) >> 23) - 127;
+  const int32_t shift = 20 - exponent;  // multipliers of 21 bits: the largest in [2^20, 2^21)
+  const auto multiplier = [shift](float ratio) {  // lrintf(ratio · 2^shift), the exponent raised bitwise
+    return static_cast<int32_t>(std::lrint(
+        __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, ratio) + (static_cast<uint32_t>(shift) << 23))));
+  };
+  p.add_a_multiplier = multiplier(a_ratio);
+  p.add_b_multiplier = multiplier(b_ratio);
+  p.add_shift = shift;
+  p.add_bias = static_cast<int32_t>((uint32_t{1} << (shift - 1)) - static_cast<uint32_t>(p.add_a_multiplier * p.in_zero_point) -
+                                    static_cast<uint32_t>(p.add_b_multiplier * p.in2_zero_point));
+}
+
+// ---- the ops -----------------------------------------------------------------------------------------
+
+namespace {
+
+const Tensor& codes(const Tensor& t, DType want, const char* op) {
+  if (t.dtype() != want)
+    throw TypeError(std::string(op) + ": expected " + dtype_name(want) + " codes, got " + dtype_name(t.dtype()));
+  return t;
+}
+
+int32_t code_at(const std::byte* base, int64_t i, bool is_signed) {
+  const uint8_t b = static_cast<uint8_t>(base[i]);
+  return is_signed ? static_cast<int8_t>(b) : b;
+}
+
+std::vector<kn::Requantization> channel_requantizations(const Tensor& scale, const Int8Params& p, int64_t O) {
+  if (scale.dtype() != DType::Float32 || scale.numel() != O)
+    throw RuntimeError("int8 op: expected " + std::to_string(O) + " float32 multipliers, got " + shape_str(scale.shape()));
+  std::vector<kn::Requantization> r;
+  for (int64_t o = 0; o < O; ++o)
+    r.push_back(requantization(static_cast<kn::RequantKind>(p.requant), scale.data<float>()[o], p.out_zero_point,
+                               p.out_qmin, p.out_qmax));
+  return r;
+}
+
+struct Gemm {  // C[O][N8] = W16[O][K2] · B, B in panels of 8 columns
+  int64_t O, K2, N;
+  int64_t k_pairs() const { return K2 / 2; }
+  int64_t N8() const { return (N + 7) / 8 * 8; }
+};
+
+// One image's group of channels as int16 codes minus the zero point, inside a border of zeros (the
+// padding: 0 once the zero point is subtracted), plane by plane [Cg][H + 2·ph][W + 2·pw].
+struct ConvShape {
+  int64_t C, H, W, Cg, KH, KW, OH, OW, sh, sw, ph, pw;
+  int64_t Hp() const { return H + 2 * ph; }
+  int64_t Wp() const { return W + 2 * pw; }
+  // im2col_panels' columns. At stride 1 a kernel tap's inputs for every output position are one run of the
+  // padded planes if each output row is computed over the padded width (its last KW − 1 columns are no
+  // outputs and are left out at requantization); otherwise the columns are the outputs, OW a row.
+  bool runs() const { return sh == 1 && sw == 1; }
+  int64_t row_stride() const { return runs() ? Wp() : OW; }
+  int64_t columns() const { return (OH - 1) * row_stride() + OW; }
+};
+template <bool Signed>
+PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t zp, int16_t* out) {
+  using Code = std::conditional_t<Signed, int8_t, uint8_t>;
+  const Code* in = reinterpret_cast<const Code*>(x);
+  std::fill(out, out + s.Cg * s.Hp() * s.Wp(), int16_t{0});
+  for (int64_t c = 0; c < s.Cg; ++c)
+    for (int64_t h = 0; h < s.H; ++h) {
+      const Code* src = in + (c * s.H + h) * s.W;
+      int16_t* dst = out + (c * s.Hp() + h + s.ph) * s.Wp() + s.pw;
+      for (int64_t w = 0; w < s.W; ++w) dst[w] = static_cast<int16_t>(src[w] - zp);
+    }
+}
+
+// im2col into i16_gemm's panels (s.columns() of them): at stride 1 one i16_pack_pairs call per pair of
+// kernel taps (k = (c, i, j)) over the whole run, otherwise one per pair and output row, gathered at the stride.
+void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t k_pairs, int16_t* cols) {
+  const int64_t P = s.columns(), row_len = s.runs() ? P : s.OW, rows = s.runs() ? 1 : s.OH;
+  if (P % 8) std::fill(cols + (P / 8) * k_pairs * 16, cols + (P / 8 + 1) * k_pairs * 16, int16_t{0});
+  std::vector<int16_t> zero(static_cast<size_t>(row_len), 0), gather0(zero), gather1(zero);
+  const auto tap_row = [&](int64_t k, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
+    if (k >= K) return zero.data();
+    const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
+    const int16_t* row = padded + (c * s.Hp() + oh * s.sh + i) * s.Wp() + j;
+    if (s.sw == 1) return row;
+    for (int64_t ow = 0; ow < s.OW; ++ow) gather[ow] = row[ow * s.sw];
+    return gather.data();
+  };
+  for (int64_t kk = 0; kk < k_pairs; ++kk)
+    for (int64_t oh = 0; oh < rows; ++oh)
+      kn::i16_pack_pairs(tap_row(2 * kk, oh, gather0), tap_row(2 * kk + 1, oh, gather1), static_cast<size_t>(row_len),
+                         static_cast<size_t>(oh * s.OW), cols + kk * 16, static_cast<size_t>(k_pairs * 16));
+}
+
+// A buffer every element of which its user writes before reading (no zero fill).
+template <typename T> std::unique_ptr<T[]> scratch(int64_t n) { return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]); }
+
+template <bool Signed>
+PT_HOT_LOOP void rows_to_panels(const std::byte* x, int64_t N, int64_t K, int64_t k_pairs, int32_t zp, int16_t* cols) {
+  using Code = std::conditional_t<Signed, int8_t, uint8_t>;
+  const Code* in = reinterpret_cast<const Code*>(x);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t k = 0; k < K; ++k)
+      cols[((n >> 3) * k_pairs + k / 2) * 16 + (n & 7) * 2 + (k & 1)] = static_cast<int16_t>(in[n * K + k] - zp);
+}
+
+void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc) {
+  kn::i16_gemm(kn::I16Gemm{static_cast<size_t>(g.O), static_cast<size_t>(g.N8() / 8), static_cast<size_t>(g.k_pairs()),
+                           a, static_cast<size_t>(g.K2), cols, acc, static_cast<size_t>(g.N8())});
+}
+
+Value conv2d(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.conv2d");
+  const Tensor &w = a.tensor(2), &bias = a.tensor(3);
+  if (x.dim() != 4) throw RuntimeError("int8.conv2d: expected a 4-D input, got " + shape_str(x.shape()));
+  ConvShape s{x.size(1), x.size(2), x.size(3), x.size(1) / p.groups, p.kernel_h, p.kernel_w, 0, 0,
+              p.stride_h, p.stride_w, p.pad_h, p.pad_w};
+  s.OH = (s.H + 2 * s.ph - s.KH) / s.sh + 1;
+  s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
+  const int64_t O = w.size(0), K = s.Cg * s.KH * s.KW, groups = p.groups, Og = O / groups;
+  if (s.C % groups || O % groups || w.size(1) != K + (K & 1) || s.OH < 1 || s.OW < 1)
+    throw RuntimeError("int8.conv2d: input " + shape_str(x.shape()) + " does not fit the packed weight " +
+                       shape_str(w.shape()) + " with groups=" + std::to_string(groups));
+  const Gemm g{Og, w.size(1), s.columns()};
+  const auto rq = channel_requantizations(a.tensor(4), p, O);
+  const int64_t N = x.size(0), P = s.OH * s.OW;
+  Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
+  const auto cols = scratch<int16_t>(g.N8() * g.K2), padded = scratch<int16_t>(s.Cg * s.Hp() * s.Wp());
+  const auto acc = scratch<int32_t>(Og * g.N8());
+  auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t gr = 0; gr < groups; ++gr) {
+      const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
+      if (p.in_signed) padded_planes<true>(xin, s, p.in_zero_point, padded.get());
+      else padded_planes<false>(xin, s, p.in_zero_point, padded.get());
+      im2col_panels(padded.get(), s, K, g.k_pairs(), cols.get());
+      run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.get(), acc.get());
+      // One requantization per output row where the columns hold more than the outputs, else one per channel.
+      const int64_t row_stride = s.row_stride(), rows = row_stride == s.OW ? 1 : s.OH, row_len = rows == 1 ? P : s.OW;
+      for (int64_t o = 0; o < Og; ++o) {
+        const int64_t oc = gr * Og + o;
+        for (int64_t r = 0; r < rows; ++r)
+          kn::i32_requantize(acc.get() + o * g.N8() + r * row_stride, static_cast<size_t>(row_len),
+                             bias.data<int32_t>()[oc], rq[oc], dst + (n * O + oc) * P + r * s.OW, 1);
+      }
+    }
+  return Value(out);
+}
+
+Value linear(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.linear");
+  const Tensor &w = a.tensor(2), &bias = a.tensor(3);
+  const int64_t K = x.dim() ? x.size(-1) : 0, O = w.size(0);
+  if (x.dim() < 1 || w.size(1) != K + (K & 1))
+    throw RuntimeError("int8.linear: input " + shape_str(x.shape()) + " does not fit the packed weight " + shape_str(w.shape()));
+  const Gemm g{O, w.size(1), K ? x.numel() / K : 0};
+  const auto rq = channel_requantizations(a.tensor(4), p, O);
+  Shape shape = x.shape();
+  shape.back() = O;
+  Tensor out = Tensor::empty(shape, p.out_dtype());
+  std::vector<int16_t> cols(static_cast<size_t>(g.N8() * g.K2), 0);
+  std::vector<int32_t> acc(static_cast<size_t>(O * g.N8()));
+  if (p.in_signed) rows_to_panels<true>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.data());
+  else rows_to_panels<false>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.data());
+  run_gemm(g, w.data<int16_t>(), cols.data(), acc.data());
+  auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
+  for (int64_t o = 0; o < O; ++o)
+    kn::i32_requantize(acc.data() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o], dst + o,
+                       static_cast<size_t>(O));
+  return Value(out);
+}
+
+Value add(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const auto& ins = a.tensors(0);
+  const Tensor &x = codes(ins.at(0), p.in_dtype(), "int8.add"), &y = codes(ins.at(1), p.in_dtype(), "int8.add");
+  if (x.shape() != y.shape())
+    throw RuntimeError("int8.add: inputs " + shape_str(x.shape()) + " and " + shape_str(y.shape()) + " differ (no broadcasting)");
+  kn::AddParams ap;
+  ap.bias = p.add_bias;
+  ap.a_multiplier = p.add_a_multiplier;
+  ap.b_multiplier = p.add_b_multiplier;
+  ap.shift = p.add_shift;
+  ap.zero_point = p.out_zero_point;
+  ap.qmin = p.out_qmin;
+  ap.qmax = p.out_qmax;
+  ap.is_signed = p.in_signed != 0;
+  Tensor out = Tensor::empty(x.shape(), p.out_dtype());
+  kn::q8_add(reinterpret_cast<const uint8_t*>(x.bytes()), reinterpret_cast<const uint8_t*>(y.bytes()),
+             static_cast<size_t>(x.numel()), ap, reinterpret_cast<uint8_t*>(out.bytes()));
+  return Value(out);
+}
+
+// One plane, output row by output row: the window's input rows folded into one by q8_max (the rows a padded
+// window leaves out skipped), then each output the largest code of its columns of that row.
+PT_HOT_LOOP void max_pool_plane(const std::byte* x, bool is_signed, const ConvShape& s, std::byte* y, uint8_t* folded) {
+  const auto* in = reinterpret_cast<const uint8_t*>(x);
+  for (int64_t oh = 0; oh < s.OH; ++oh) {
+    const int64_t h0 = std::max<int64_t>(oh * s.sh - s.ph, 0), h1 = std::min(oh * s.sh - s.ph + s.KH, s.H);
+    if (h0 >= h1) {  // a window of padding only (lowering rejects padding over half the window: not reached)
+      std::fill(y + oh * s.OW, y + (oh + 1) * s.OW, std::byte{0});
+      continue;
+    }
+    std::memcpy(folded, in + h0 * s.W, static_cast<size_t>(s.W));
+    for (int64_t h = h0 + 1; h < h1; ++h) kn::q8_max(folded, in + h * s.W, static_cast<size_t>(s.W), is_signed, folded);
+    const auto* row = reinterpret_cast<const std::byte*>(folded);
+    for (int64_t ow = 0; ow < s.OW; ++ow) {
+      const int64_t w0 = std::max<int64_t>(ow * s.sw - s.pw, 0), w1 = std::min(ow * s.sw - s.pw + s.KW, s.W);
+      int32_t best = INT32_MIN;
+      std::byte code{};
+      for (int64_t w = w0; w < w1; ++w)
+        if (const int32_t v = code_at(row, w, is_signed); v > best) best = v, code = row[w];
+      y[oh * s.OW + ow] = code;
+    }
+  }
+}
+
+Value max_pool2d(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.max_pool2d");
+  if (x.dim() != 4) throw RuntimeError("int8.max_pool2d: expected a 4-D input, got " + shape_str(x.shape()));
+  ConvShape s{x.size(1), x.size(2), x.size(3), 1, p.kernel_h, p.kernel_w, 0, 0, p.stride_h, p.stride_w, p.pad_h, p.pad_w};
+  s.OH = (s.H + 2 * s.ph - s.KH) / s.sh + 1;
+  s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
+  if (s.OH < 1 || s.OW < 1) throw RuntimeError("int8.max_pool2d: input " + shape_str(x.shape()) + " is smaller than the window");
+  Tensor out = Tensor::empty({x.size(0), s.C, s.OH, s.OW}, x.dtype());
+  const auto folded = scratch<uint8_t>(s.W);
+  for (int64_t plane = 0; plane < x.size(0) * s.C; ++plane)
+    max_pool_plane(x.bytes() + plane * s.H * s.W, p.in_signed != 0, s, out.bytes() + plane * s.OH * s.OW, folded.get());
+  return Value(out);
+}
+
+// XNNPACK global average pooling: Σ codes + bias (−zp·count), multiplier f32(s_in / f32(s_out · count)).
+Value mean(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.mean");
+  const Tensor& scales = a.tensor(4);
+  if (x.dim() != 4 || scales.numel() != 2) throw RuntimeError("int8.mean: expected a 4-D input, got " + shape_str(x.shape()));
+  const int64_t N = x.size(0), C = x.size(1), hw = x.size(2) * x.size(3);
+  if (hw < 1) throw RuntimeError("int8.mean: empty spatial size in " + shape_str(x.shape()));
+  const float s_in = scales.data<float>()[0], s_out = scales.data<float>()[1];
+  const kn::Requantization r = requantization(static_cast<kn::RequantKind>(p.requant),
+                                              s_in / (s_out * static_cast<float>(hw)), p.out_zero_point, p.out_qmin, p.out_qmax);
+  std::vector<int32_t> sums(static_cast<size_t>(N * C));
+  for (int64_t pl = 0; pl < N * C; ++pl)
+    sums[pl] = kn::q8_sum(reinterpret_cast<const uint8_t*>(x.bytes()) + pl * hw, static_cast<size_t>(hw), p.in_signed != 0);
+  Tensor out = Tensor::empty(p.keepdim ? Shape{N, C, 1, 1} : Shape{N, C}, p.out_dtype());
+  kn::i32_requantize(sums.data(), sums.size(), static_cast<int32_t>(-static_cast<int64_t>(p.in_zero_point) * hw), r,
+                     reinterpret_cast<uint8_t*>(out.bytes()), 1);
+  return Value(out);
+}
+
+Value cat(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const auto& ins = a.tensors(0);
+  if (ins.empty()) throw RuntimeError("int8.cat: no inputs");
+  const Tensor& first = codes(ins[0], p.in_dtype(), "int8.cat");
+  const int64_t dim = p.dim, rank = first.dim();
+  if (dim < 0 || dim >= rank) throw RuntimeError("int8.cat: dim " + std::to_string(dim) + " out of range for " + shape_str(first.shape()));
+  Shape shape = first.shape();
+  shape[dim] = 0;
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= first.size(d);
+  for (const Tensor& t : ins) {
+    codes(t, p.in_dtype(), "int8.cat");
+    Shape other = t.shape();
+    if (other.size() != first.shape().size()) throw RuntimeError("int8.cat: inputs of different ranks");
+    other[dim] = first.size(dim);
+    if (other != first.shape()) throw RuntimeError("int8.cat: shapes " + shape_str(first.shape()) + " and " + shape_str(t.shape()) + " differ outside dim");
+    shape[dim] += t.size(dim);
+  }
+  Tensor out = Tensor::empty(shape, p.out_dtype());
+  const int64_t row = out.numel() / std::max<int64_t>(outer, 1);
+  int64_t offset = 0;
+  for (const Tensor& t : ins) {
+    const int64_t chunk = t.numel() / std::max<int64_t>(outer, 1);
+    for (int64_t o = 0; o < outer; ++o) std::memcpy(out.bytes() + o * row + offset, t.bytes() + o * chunk, static_cast<size_t>(chunk));
+    offset += chunk;
+  }
+  return Value(out);
+}
+
+Value flatten(const OpArgs& a) {
+  const Int8Params p = Int8Params::from(a.tensor(1));
+  const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.flatten");
+  const int64_t rank = std::max<int64_t>(x.dim(), 1);
+  const int64_t start = p.dim < 0 ? p.dim + rank : p.dim, end = p.end_dim < 0 ? p.end_dim + rank : p.end_dim;
+  if (x.dim() == 0) return Value(x.clone().reshape({1}));
+  if (start < 0 || end >= rank || start > end) throw RuntimeError("int8.flatten: dims out of range for " + shape_str(x.shape()));
+  Shape shape(x.shape().begin(), x.shape().begin() + start);
+  int64_t merged = 1;
+  for (int64_t d = start; d <= end; ++d) merged *= x.size(d);
+  shape.push_back(merged);
+  shape.insert(shape.end(), x.shape().begin() + end + 1, x.shape().end());
+  return Value(x.clone().reshape(shape));
+}
+
+[[maybe_unused]] const bool registered = [] {
+  for (auto& [target, fn] : int8_ops()) register_op(target, fn);
+  return true;
+}();
+
+}  // namespace
+
+std::vector<std::pair<const char*, OpFn>> int8_ops() {
+  return {{target::int8_conv2d, conv2d}, {target::int8_linear, linear},   {target::int8_add, add},
+          {target::int8_max_pool2d, max_pool2d}, {target::int8_mean, mean}, {target::int8_cat, cat},
+          {target::int8_flatten, flatten}};
+}
+
+}  // namespace pt

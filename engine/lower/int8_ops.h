@@ -1,0 +1,91 @@
+// int8_ops.h — the integer ops a lowered graph runs (target::int8_conv2d ... in graph/targets.h): their
+// argument layout, the one accessor that reads it back, weight packing, and the op functions the
+// interpreter's table gets at start-up (over engine/kernels' integer kernels).
+//
+// Every int8 op takes int8 / uint8 codes and returns codes (the dtype of the q node it replaced):
+//   int8.<op>(inputs: [Node], params: int32 [kInt8ParamCount] get_attr, weight?, bias?, scale?)
+//     params  Int8Params below, as a small int32 tensor (the op's plain data, like a backend's packed
+//             params blob), so a lowered graph is a plain GraphModule: clone, views and tables work on it;
+//     weight  int16 [O, K2]: conv / linear weights (int8, zero point 0) widened once at lowering, a row
+//             per output channel, K = Cg·kH·kW (or in_features) padded to K2 = K rounded up to even;
+//     bias    int32 [O]: bias_f32 quantized with scale s_in·s_w[c] (torchao reference_representation_rewrite.py);
+//     scale   float32 [O]: the requantization multipliers f32(f32(s_in·s_w[c]) / s_out) (conv / linear),
+//             or [s_in, s_out] (mean, whose multiplier also divides by the pooled count at run time).
+// How an accumulator becomes a code is params.requant (kernels.h RequantKind: XNNPACK fp32, gemmlowp
+// fixed point, pure shift), chosen per op: requantization() derives the kernel's parameters from the
+// multiplier, so a graph holds the real multiplier a learner can read and the backend's way of applying it.
+//
+//   const Int8Args a = int8_args(*node);        // inputs, params, weight, bias, scale
+//   pt::Tensor w16 = pack_weight(w_int8);        // [O, C/g, kH, kW] or [O, K] int8 -> int16 [O, K2]
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/tensor.h"
+#include "graph/graph.h"
+#include "graph/interpreter.h"
+#include "kernels/kernels.h"
+
+namespace pt {
+
+// An int8 op's integer parameters; each op reads the fields it needs. X-macro: field name, default.
+#define PT_INT8_PARAMS(X)                                                                               \
+  X(in_zero_point, 0)     /* the (first) input's zero point */                                          \
+  X(in2_zero_point, 0)    /* add: the second input's */                                                 \
+  X(in_signed, 1)         /* input codes are int8 (1) or uint8 (0) */                                   \
+  X(out_zero_point, 0)                                                                                  \
+  X(out_qmin, -128)       /* the output code's range; a fused relu raises out_qmin to out_zero_point */ \
+  X(out_qmax, 127)                                                                                      \
+  X(out_signed, 1)                                                                                      \
+  X(requant, 0)           /* RequantKind of conv2d / linear / mean */                                   \
+  X(stride_h, 1) X(stride_w, 1) X(pad_h, 0) X(pad_w, 0) X(groups, 1) X(kernel_h, 1) X(kernel_w, 1)      \
+  X(add_bias, 0) X(add_a_multiplier, 0) X(add_b_multiplier, 0) X(add_shift, 0) /* q8_add's */           \
+  X(dim, 0) X(end_dim, -1) /* cat's dim; flatten's start_dim / end_dim */                              \
+  X(keepdim, 1)           /* mean: [N, C, 1, 1] (1) or [N, C] (0) */
+
+struct Int8Params {
+#define PT_FIELD(name, dflt) int32_t name = dflt;
+  PT_INT8_PARAMS(PT_FIELD)
+#undef PT_FIELD
+  Tensor to_tensor() const;                  // int32 [kInt8ParamCount]
+  static Int8Params from(const Tensor& t);   // ValueError for a tensor of another shape or dtype
+  DType in_dtype() const { return in_signed ? DType::Int8 : DType::UInt8; }
+  DType out_dtype() const { return out_signed ? DType::Int8 : DType::UInt8; }
+};
+inline constexpr size_t kInt8ParamCount = 0
+#define PT_COUNT(name, dflt) +1
+    PT_INT8_PARAMS(PT_COUNT)
+#undef PT_COUNT
+    ;
+
+// A node's arguments, as int8_arg_list lays them out.
+struct Int8Args {
+  std::vector<Node*> inputs;
+  Node* params = nullptr;
+  Node* weight = nullptr;
+  Node* bias = nullptr;
+  Node* scale = nullptr;
+};
+std::vector<Arg> int8_arg_list(const Int8Args& a);
+std::optional<Int8Args> int8_args(const Node& n);  // nullopt for a node that is no int8 op
+
+// int8 weights [O, ...] -> int16 [O, K2] (see the header).
+Tensor pack_weight(const Tensor& w);
+
+// The kernel's parameters for one multiplier under `kind` (kernels.h Requantization): fp32 keeps it;
+// fixed_point is TFLite's QuantizeMultiplier (frexp, round(q·2^31), the 2^31 carry); shift needs a power
+// of two 2^-s, s in [0, 31]. ValueError naming the multiplier when it cannot be expressed.
+kernels::Requantization requantization(kernels::RequantKind kind, float multiplier, int32_t zero_point, int32_t qmin,
+                                       int32_t qmax);
+
+// XNNPACK's qs8 / qu8 add parameters (microparams-init.c xnn_init_qs8_add_minmax_scalar_params, restated):
+// multipliers of 21 bits for the scale ratios s_a / s_o and s_b / s_o, the shift that makes them so, the
+// zero points and the rounding folded into the bias. NotImplementedError when a ratio is outside
+// [2^-10, 2^8), which XNNPACK rejects.
+void set_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale);
+
+// The int8 ops, for the interpreter's table (registered at start-up by int8_ops.cpp).
+std::vector<std::pair<const char*, OpFn>> int8_ops();
+
+}  // namespace pt

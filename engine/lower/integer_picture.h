@@ -1,0 +1,41 @@
+// integer_picture.h — one output element of a lowered conv2d / linear, computed step by step as the
+// integer kernels compute it: the data a lesson shows (M07) of what a backend does after convert.
+//
+//   pt::IntegerPicture p = pt::integer_picture(lowered.gm, "conv2d", {x}, /*index=*/5);
+//   p.inputs, p.weights, p.products, p.accumulator, p.bias, p.multiplier, p.output ...
+//
+// The graph runs on `inputs` up to the node (the interpreter), which gives the op's input codes; the
+// element `index` (flat, in the op's output) is then recomputed from the codes, the packed weights, the
+// int32 bias and the requantization the op holds (int8_ops.h). `output` equals the op's own output code
+// there (the test checks it); ValueError for a node that is no int8 conv2d / linear or an index outside.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace pt {
+
+struct IntegerPicture {
+  std::string node, target, requantization;  // requantization: "fp32", "fixed_point", "shift"
+  std::vector<int64_t> output_coords;        // the element's coordinates in the op's output
+  int64_t channel = 0;                       // its output channel
+  int32_t input_zero_point = 0;
+  std::vector<int32_t> inputs;    // the codes it reads (K of them; a padded position reads the zero point)
+  std::vector<int32_t> weights;   // the int8 weight codes of its channel (K)
+  std::vector<int32_t> products;  // (input − zero point) · weight, int32
+  int32_t accumulator = 0;        // Σ products
+  int32_t bias = 0;               // the channel's int32 bias (scale s_in·s_w)
+  int32_t accumulator_with_bias = 0;
+  float multiplier = 0;           // s_in·s_w / s_out (float32)
+  int32_t fixed_multiplier = 0, shift = 0;  // fixed_point: Q31 multiplier and exponent; shift: bits
+  double scaled = 0;              // the accumulator in output steps before rounding: f32(acc)·multiplier
+  int32_t output_zero_point = 0, qmin = 0, qmax = 0;
+  int32_t output = 0;             // the requantized code
+};
+
+IntegerPicture integer_picture(GraphModule& lowered, const std::string& node, const std::vector<Tensor>& inputs,
+                               int64_t index);
+
+}  // namespace pt

@@ -1,0 +1,76 @@
+// lower.test.js — the public JS API of engine/lower: pt.lower(converted, 'xnnpack' | 'x86') and ExecuTorch's
+// spelling pt.to_edge_transform_and_lower(..., { partitioner: [new pt.XnnpackPartitioner()] }); the lowered
+// graph's output against the converted graph's, the delegation report as data, typed errors naming the node.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from '../../web/api/index.js';
+
+const pt = await loadEngine();
+
+function converted(model, quantizer) {
+  pt.manual_seed(0);
+  const m = pt.get_model(model);
+  const gm = pt.export(m, pt.example_inputs(4));
+  const prepared = pt.prepare_pt2e(gm, quantizer);
+  for (const { x } of pt.calibration_batches({ n: 16, batch_size: 4 })) prepared.forward(x);
+  return pt.convert_pt2e(prepared);
+}
+
+const xnnpack = () => new pt.executorch.XNNPACKQuantizer().set_global(pt.executorch.get_symmetric_quantization_config({ is_per_channel: true }));
+const x86 = () => new pt.X86InductorQuantizer().set_global(pt.get_default_x86_inductor_quantization_config());
+
+test('lowering tiny for XNNPACK: int8 ops, the report, the output within one step of the q/dq graph', () => {
+  const c = converted('tiny', xnnpack());
+  const lowered = pt.lower(c, 'xnnpack');
+  const info = lowered.delegation_info;
+  assert.equal(info.num_delegated_subgraphs, 1);
+  assert.equal(info.num_non_delegated_nodes, 2);
+  assert.ok(info.num_delegated_nodes > 30);
+  const conv = info.nodes.find((n) => n.name === 'conv2d');
+  assert.deepEqual([conv.delegated, conv.lowered_as, conv.reason], [true, 'conv2d', null]);
+  const kinds = lowered.nodes.filter((n) => n.kind === 'delegate').map((n) => n.target);
+  assert.equal(kinds.filter((t) => t === 'int8.conv2d').length, 4);
+  const x = pt.example_inputs(4)[0];
+  const a = c.forward(x).data(), b = lowered.forward(x).data();
+  const scale = c.nodes.filter((n) => n.kind === 'dequantize').at(-1).args[1];
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= scale * 1.0001, `element ${i}`);
+});
+
+test('the integer picture of one conv output: codes, int32 accumulator, requantized code', () => {
+  const c = converted('conv_relu', xnnpack());
+  const lowered = pt.lower(c, 'xnnpack');
+  const x = pt.example_inputs(1)[0];
+  const p = pt.integer_picture(lowered, 'conv2d', x, { index: 17 });
+  assert.equal(p.inputs.length, 27);
+  assert.equal(p.products.reduce((a, b) => a + b, 0), p.accumulator);
+  assert.equal(p.accumulator_with_bias, p.accumulator + p.bias);
+  assert.equal(p.requantization, 'fp32');
+  const expected = Math.min(Math.max(Math.round(p.scaled) + p.output_zero_point, p.qmin), p.qmax);
+  assert.ok(Math.abs(p.output - expected) <= 1);
+  assert.throws(() => pt.integer_picture(lowered, 'nope', x), pt.ValueError);
+});
+
+test('ExecuTorch spelling and the x86 backend; fixed-point requantization', () => {
+  const c = converted('tiny', xnnpack());  // the helper's inputs are the image set's: 3 channels
+  const et = pt.to_edge_transform_and_lower(c, { partitioner: [new pt.XnnpackPartitioner({ requantization: 'fixed_point' })] });
+  assert.ok(et.exported_program().nodes.some((n) => n.kind === 'delegate'));
+  assert.ok(et.delegation_info.num_delegated_nodes > 0);
+  const cx = converted('tiny', x86());
+  const lx = pt.lower(cx, 'x86');
+  assert.ok(lx.nodes.some((n) => n.target === 'int8.conv2d'));
+  const stay = lx.delegation_info.nodes.find((n) => n.name === 'linear');
+  assert.equal(stay.delegated, false);
+  assert.match(stay.reason, /not quantized/);
+});
+
+test('bad input: typed errors naming the node, and the module keeps working', () => {
+  const c = converted('conv_relu', xnnpack());
+  assert.throws(() => pt.lower(c, 'x86'), (e) => e instanceof pt.ValueError && /node conv2d/.test(e.message) && /uint8/.test(e.message));
+  assert.throws(() => pt.lower(c, 'vpu'), pt.ValueError);
+  assert.throws(() => pt.lower(c, 'xnnpack', { requantization: 'shift' }), (e) => e instanceof pt.ValueError && /node conv2d/.test(e.message));
+  pt.manual_seed(0);
+  const gm = pt.export(pt.get_model('conv_relu'), pt.example_inputs(2));
+  assert.throws(() => pt.lower(gm), (e) => e instanceof pt.ValueError && /convert_pt2e/.test(e.message));
+  assert.throws(() => pt.to_edge_transform_and_lower(c, { partitioner: [] }), pt.ValueError);
+  assert.ok(pt.lower(c).nodes.length > 0);
+});

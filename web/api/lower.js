@@ -1,0 +1,59 @@
+// lower.js — lowering a converted graph to integer kernels (engine/lower), and the delegation report:
+//   const lowered = pt.lower(converted, 'xnnpack');          // or 'x86'; { requantization: 'fixed_point' }
+//   lowered.forward(x);                                      // int8 ops on the SIMD128 kernels
+//   lowered.delegation_info                                  // { num_delegated_subgraphs, num_delegated_nodes,
+//                                                            //   num_non_delegated_nodes, nodes: [{ name, target,
+//                                                            //   delegated, lowered_as, reason }] }
+//   pt.integer_picture(lowered, 'conv2d', x, { index: 5 })  // one output element step by step (M07): the codes it
+//                                                            // reads, weights, products, int32 accumulator, bias,
+//                                                            // multiplier, requantized code (engine/lower/integer_picture.h)
+//   const et = pt.to_edge_transform_and_lower(converted, { partitioner: [new pt.XnnpackPartitioner()] });
+//   et.exported_program();  et.delegation_info               // the same for XNNPACK, with ExecuTorch's names
+// Two spellings, because learners meet two: for XNNPACK they run ExecuTorch's to_edge_transform_and_lower
+// with an XnnpackPartitioner, while x86 has no partitioner (Inductor lowers a torch.compile'd model), so
+// pt.lower(converted, backend) names the backend directly. The report's numbers are ExecuTorch's
+// get_delegation_info's; `nodes` lists every call_function node of the converted graph, so a lesson can
+// table it and a graph view of the converted graph can mark what was delegated (delegated nodes of the
+// lowered graph have kind 'delegate').
+export function installLower(pt, M, tools) {
+  const { call } = tools;
+  const E = pt.errors;
+  const backends = ['xnnpack', 'x86'];
+  const requantizations = ['fp32', 'fixed_point', 'shift'];
+
+  pt.lower = (converted, backend = 'xnnpack', { requantization = 'fp32' } = {}) => {
+    if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${backend}`);
+    if (!requantizations.includes(requantization)) {
+      throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${requantization}`);
+    }
+    const r = call(M.lower, pt.gmArg('lower', converted), backend, requantization);
+    const gm = pt.wrapGraphModule(r.gm);
+    gm.delegation_info = r.report;
+    return gm;
+  };
+
+  pt.integer_picture = (lowered, node, inputs, { index = 0 } = {}) => {
+    const xs = (Array.isArray(inputs) ? inputs : [inputs]).map((x, i) => {
+      if (!(x instanceof pt.Tensor)) throw new E.TypeError(`integer_picture(): input ${i} must be a Tensor, got ${typeof x}`);
+      return x.handle;
+    });
+    if (!Number.isInteger(index)) throw new E.TypeError(`integer_picture(): index must be an integer, got ${index}`);
+    return call(M.integer_picture, pt.gmArg('integer_picture', lowered), typeof node === 'object' ? node.name : String(node), xs, index);
+  };
+
+  // ExecuTorch backends/xnnpack/partition/xnnpack_partitioner.py XnnpackPartitioner.
+  class XnnpackPartitioner {
+    constructor({ requantization = 'fp32' } = {}) { this.backend = 'xnnpack'; this.requantization = requantization; }
+  }
+  pt.XnnpackPartitioner = XnnpackPartitioner;
+
+  // executorch.exir.to_edge_transform_and_lower: one partitioner here (the engine lowers for one backend).
+  pt.to_edge_transform_and_lower = (program, { partitioner = [] } = {}) => {
+    const parts = Array.isArray(partitioner) ? partitioner : [partitioner];
+    if (parts.length !== 1 || !(parts[0] instanceof XnnpackPartitioner)) {
+      throw new E.ValueError('to_edge_transform_and_lower(): pass partitioner: [new pt.XnnpackPartitioner()]');
+    }
+    const gm = pt.lower(program, 'xnnpack', { requantization: parts[0].requantization });
+    return { exported_program: () => gm, delegation_info: gm.delegation_info };
+  };
+}

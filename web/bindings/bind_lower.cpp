@@ -1,0 +1,90 @@
+// bind_lower.cpp — Embind for engine/lower: lowering a converted graph for a backend, its delegation report
+// and the integer picture of one output element, as plain data. The public API over this is web/api/lower.js.
+#include <emscripten/bind.h>
+
+#include "common.h"
+#include "graph_handles.h"
+#include "lower/integer_picture.h"
+#include "lower/lower.h"
+
+using emscripten::val;
+using ptjs::GraphModuleHandle;
+
+namespace {
+
+pt::kernels::RequantKind requant_from_name(const std::string& name) {
+  if (name == "fp32") return pt::kernels::RequantKind::fp32;
+  if (name == "fixed_point") return pt::kernels::RequantKind::fixed_point;
+  if (name == "shift") return pt::kernels::RequantKind::shift;
+  throw pt::ValueError("lower: unknown requantization '" + name + "' (expected 'fp32', 'fixed_point' or 'shift')");
+}
+
+val delegation_info(const pt::DelegationInfo& r) {
+  val o = val::object();
+  o.set("num_delegated_subgraphs", r.num_delegated_subgraphs);
+  o.set("num_delegated_nodes", r.num_delegated_nodes);
+  o.set("num_non_delegated_nodes", r.num_non_delegated_nodes);
+  val nodes = val::array();
+  for (const pt::PartitionNode& n : r.nodes) {
+    val e = val::object();
+    e.set("name", n.name);
+    e.set("target", n.target);
+    e.set("delegated", n.delegated);
+    e.set("lowered_as", n.lowered_as.empty() ? val::null() : val(n.lowered_as));
+    e.set("reason", n.reason.empty() ? val::null() : val(n.reason));
+    nodes.call<void>("push", e);
+  }
+  o.set("nodes", nodes);
+  return o;
+}
+
+val lower(const GraphModuleHandle& gm, const std::string& backend, const std::string& requantization) {
+  return ptjs::guarded([&] {
+    pt::Lowered l = pt::lower(gm.get(), {pt::backend_from_name(backend), requant_from_name(requantization)});
+    val out = val::object();
+    out.set("report", delegation_info(l.report));
+    out.set("gm", GraphModuleHandle::own(std::move(l.gm)));
+    return out;
+  });
+}
+
+val ints_to_js(const std::vector<int32_t>& v) {
+  val arr = val::array();
+  for (int32_t x : v) arr.call<void>("push", x);
+  return arr;
+}
+
+val integer_picture(const GraphModuleHandle& gm, const std::string& node, const val& inputs, double index) {
+  return ptjs::guarded([&] {
+    const pt::IntegerPicture p = pt::integer_picture(gm.get(), node, ptjs::tensors_from_js(inputs), static_cast<int64_t>(index));
+    val o = val::object();
+    o.set("node", p.node);
+    o.set("target", p.target);
+    o.set("requantization", p.requantization);
+    o.set("output_coords", ptjs::shape_to_js(p.output_coords));
+    o.set("channel", static_cast<double>(p.channel));
+    o.set("input_zero_point", p.input_zero_point);
+    o.set("inputs", ints_to_js(p.inputs));
+    o.set("weights", ints_to_js(p.weights));
+    o.set("products", ints_to_js(p.products));
+    o.set("accumulator", p.accumulator);
+    o.set("bias", p.bias);
+    o.set("accumulator_with_bias", p.accumulator_with_bias);
+    o.set("multiplier", p.multiplier);
+    o.set("fixed_multiplier", p.fixed_multiplier);
+    o.set("shift", p.shift);
+    o.set("scaled", p.scaled);
+    o.set("output_zero_point", p.output_zero_point);
+    o.set("qmin", p.qmin);
+    o.set("qmax", p.qmax);
+    o.set("output", p.output);
+    return o;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pt_lower) {
+  emscripten::function("lower", &lower);
+  emscripten::function("integer_picture", &integer_picture);
+}
