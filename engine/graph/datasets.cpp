@@ -262,8 +262,7 @@ std::vector<Batch> calibration_batches(int64_t n, int64_t batch_size, const Shap
   if (n < 1 || batch_size < 1)
     throw ValueError("calibration_batches: n and batch_size must be >= 1, got n=" + std::to_string(n) +
                      ", batch_size=" + std::to_string(batch_size));
-  SyntheticImages options;
-  options.sample_shape = sample_shape;
+  const SyntheticImages options{.num_classes = 4, .sample_shape = sample_shape, .noise = 0.05, .seed = 2024};
   if (sample_shape.size() != 3 || sample_shape[0] < 1 || sample_shape[1] < 1 || sample_shape[2] < 1)
     throw ValueError("calibration_batches: sample_shape must be (C, H, W) with positive sizes, got " +
                      shape_str(sample_shape));

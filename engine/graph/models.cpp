@@ -120,7 +120,8 @@ Model cat_pool() {
 
 // TinyConvNet (M01-3): stem conv1/bn1/relu/pool; block conv2/bn2/relu/conv3/bn3 + input, relu, pool;
 // head conv4/bn4/relu; adaptive_avg_pool2d(1) -> flatten(1) -> fc. Convs are 3x3, padding 1, no bias.
-Model tiny() {
+Model tiny(int64_t num_classes) {
+  if (num_classes < 1) throw ValueError("get_model('tiny'): num_classes must be >= 1, got " + std::to_string(num_classes));
   Model m = new_model("tiny", "TinyConvNet", {3, 16, 16});
   m.layers.push_back(conv("conv1", 3, 16, 3, 1, false));
   m.layers.push_back(batch_norm("bn1", 16));
@@ -130,7 +131,7 @@ Model tiny() {
   m.layers.push_back(batch_norm("bn3", 16));
   m.layers.push_back(conv("conv4", 16, 32, 3, 1, false));
   m.layers.push_back(batch_norm("bn4", 32));
-  m.layers.push_back(linear("fc", 32, 4));
+  m.layers.push_back(linear("fc", 32, num_classes));
   m.forward = [](ModelTracer& t, Node* x) {
     x = max_pool2(t, t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))}));
     Node* y = t.call(target::relu, {t.layer("bn2", t.layer("conv2", x))});
@@ -242,11 +243,13 @@ std::vector<std::string> model_names() {
 Model get_model(const std::string& name, const ModelOptions& opts) {
   if (opts.ch && name != "residual")
     throw ValueError("get_model('" + name + "'): option ch applies to 'residual' only");
+  if (opts.num_classes && name != "tiny")
+    throw ValueError("get_model('" + name + "'): option num_classes applies to 'tiny' only");
   if (name == "conv_relu") return conv_relu();
   if (name == "stem") return stem();
   if (name == "residual") return residual(opts.ch.value_or(8));
   if (name == "cat_pool") return cat_pool();
-  if (name == "tiny") return tiny();
+  if (name == "tiny") return tiny(opts.num_classes.value_or(4));
   if (name == "linear_sigmoid") return linear_sigmoid();
   if (name == "mlp") return mlp();
   std::string names;

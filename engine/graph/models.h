@@ -14,7 +14,7 @@
 //   pt::Model m = pt::get_model("residual", {.ch = 8});
 //   pt::GraphModule gm = pt::export_module(m, {pt::randn({4, 8, 16, 16})});
 //
-// Zoo: conv_relu, stem, residual (ch), cat_pool, tiny, linear_sigmoid, mlp (see models.cpp for each
+// Zoo: conv_relu, stem, residual (ch), cat_pool, tiny (num_classes), linear_sigmoid, mlp (see models.cpp for each
 // structure). Batch norm is exported as aten.batch_norm.default (one node, no getitem): that is what
 // the seed's diff tables count ("batch_norm"), and fold_bn also folds the
 // _native_batch_norm_legit_no_training + getitem form.
@@ -72,7 +72,8 @@ class ModelTracer {
 };
 
 struct ModelOptions {
-  std::optional<int64_t> ch;  // residual: channels (default 8)
+  std::optional<int64_t> ch;           // residual: channels (default 8)
+  std::optional<int64_t> num_classes;  // tiny: fc's outputs, TinyConvNet(num_classes) (default 4; M06 trains on more)
 };
 
 std::vector<std::string> model_names();
