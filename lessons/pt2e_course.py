@@ -75,7 +75,7 @@ class CatPoolNet(torch.nn.Module):
 
 
 class TinyConvNet(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, num_classes=4):
         super().__init__()
         def conv(i, o):
             return torch.nn.Conv2d(i, o, 3, padding=1, bias=False)
@@ -83,7 +83,7 @@ class TinyConvNet(torch.nn.Module):
         self.conv2, self.bn2 = conv(16, 16), torch.nn.BatchNorm2d(16)
         self.conv3, self.bn3 = conv(16, 16), torch.nn.BatchNorm2d(16)
         self.conv4, self.bn4 = conv(16, 32), torch.nn.BatchNorm2d(32)
-        self.fc = torch.nn.Linear(32, 4)
+        self.fc = torch.nn.Linear(32, num_classes)
 
     def forward(self, x):
         x = F.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
