@@ -72,8 +72,8 @@ class ModelTracer {
 };
 
 struct ModelOptions {
-  std::optional<int64_t> ch;           // residual: channels (default 8)
-  std::optional<int64_t> num_classes;  // tiny: fc's outputs, TinyConvNet(num_classes) (default 4; M06 trains on more)
+  std::optional<int64_t> ch = {};      // residual: channels (default 8)
+  std::optional<int64_t> num_classes = {};  // tiny: fc's outputs, TinyConvNet(num_classes) (default 4; M06 trains on more)
 };
 
 std::vector<std::string> model_names();

@@ -115,15 +115,4 @@ std::vector<LayerSQNR> sqnr_vs_layers_kept_float(const GraphModule& exported, co
   return out;
 }
 
-std::map<std::string, double> sqnr_by_node(const GraphModule& gm, const std::map<int64_t, NodeAccuracySummary>& nodes) {
-  std::map<std::string, double> out;
-  for (const Node* n : gm.graph.nodes()) {
-    const std::optional<int64_t> h = numeric_debug_handle(*n);
-    if (!h) continue;
-    auto it = nodes.find(*h);
-    if (it != nodes.end() && !it->second.results.empty()) out[n->name] = it->second.results.front().sqnr();
-  }
-  return out;
-}
-
 }  // namespace pt

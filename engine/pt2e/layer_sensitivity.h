@@ -11,7 +11,6 @@
 //   };
 //   pt::NumericComparison c = pt::quantize_and_compare(exported, *quantizer_for({}), data);
 //   c.model_sqnr; c.nodes;                                      // output SQNR, compare_results per handle
-//   auto values = pt::sqnr_by_node(c.quantized, c.nodes);       // {node name: SQNR} for a graph view
 //   auto alone = pt::quantize_one_layer_alone(exported, quantizer_for, pt::layer_names(exported), data);
 //   auto kept = pt::keep_one_layer_float(exported, quantizer_for, pt::layer_names(exported), data);
 //   auto curve = pt::sqnr_vs_layers_kept_float(exported, quantizer_for, pt::rank_by_sensitivity(alone), data);
@@ -34,8 +33,8 @@
 // each L, the model SQNR with L alone kept in float. rank_by_sensitivity: the layers of a quantize-alone
 // result, most sensitive (lowest SQNR) first — the numeric debugger's ranking.
 // sqnr_vs_layers_kept_float(order): point k keeps order[0..k) in float, k = 0 .. order.size().
-// sqnr_by_node(gm, nodes): the first result's SQNR of each node of gm whose handle is compared — an op and
-// the q / dq nodes convert made of it share a handle, so they share a value (graph view colours, M05).
+// (Colouring a graph view by SQNR: the JS API's pt.sqnr_by_node gives each node of a graph the SQNR of its
+// handle, so an op and the q / dq nodes convert made of it share a colour.)
 // Errors: ValueError for no calibration batch, a layer name that is not one of layer_names, or a model
 // with other than one output; the passes' and the quantizer's own errors pass through.
 #pragma once
@@ -80,6 +79,5 @@ std::vector<LayerSQNR> keep_one_layer_float(const GraphModule& exported, const Q
 std::vector<std::string> rank_by_sensitivity(const std::vector<LayerSQNR>& quantize_alone);
 std::vector<LayerSQNR> sqnr_vs_layers_kept_float(const GraphModule& exported, const QuantizerForKeptFloat& quantizer_for,
                                                  const std::vector<std::string>& order, const QuantizationData& data);
-std::map<std::string, double> sqnr_by_node(const GraphModule& gm, const std::map<int64_t, NodeAccuracySummary>& nodes);
 
 }  // namespace pt

@@ -9,12 +9,17 @@
 
 namespace pt {
 
-void apply(GraphModule& gm, const std::function<void(ObserverBase&)>& fn) {
+std::vector<std::shared_ptr<ObserverBase>> observer_instances(const GraphModule& gm) {
+  std::vector<std::shared_ptr<ObserverBase>> out;
   std::set<const ObserverBase*> seen;
-  for (auto& [name, module] : gm.modules()) {
-    auto* m = dynamic_cast<ObserverModule*>(module.get());
-    if (m && seen.insert(&m->observer()).second) fn(m->observer());
-  }
+  for (const auto& [name, module] : gm.modules())
+    if (const auto* m = dynamic_cast<const ObserverModule*>(module.get()); m && seen.insert(&m->observer()).second)
+      out.push_back(m->observer_ptr());
+  return out;
+}
+
+void apply(GraphModule& gm, const std::function<void(ObserverBase&)>& fn) {
+  for (const std::shared_ptr<ObserverBase>& o : observer_instances(gm)) fn(*o);
 }
 
 namespace {

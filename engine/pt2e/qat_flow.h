@@ -23,6 +23,8 @@
 // differs between the two, so it is that pass under the tutorial's name. Returns how many nodes changed.
 #pragma once
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include "graph/graph.h"
 #include "quant/observer.h"
@@ -30,6 +32,8 @@
 namespace pt {
 
 void apply(GraphModule& gm, const std::function<void(ObserverBase&)>& fn);
+// The distinct observer / fake-quantize instances apply visits, in its order.
+std::vector<std::shared_ptr<ObserverBase>> observer_instances(const GraphModule& gm);
 
 void disable_observer(ObserverBase& mod);
 void enable_observer(ObserverBase& mod);

@@ -4,7 +4,7 @@ of torch.utils.data.DataLoader(shuffle=True, generator=g) over several epochs.
 
 Run with Debian's torch 1.13 (the oracle):   /usr/bin/python3 tests/golden/gen_data.py
 Writes tests/golden/data/shuffle.bin + shuffle.json (gen_models.py's Writer: float32 tensors, indices are
-exact below 2^24). tests/engine/core/test_randperm.cpp and tests/engine/train/test_data_loader.cpp compare
+exact below 2^24). tests/engine/core/test_randperm.cpp and tests/engine/train/test_data.cpp compare
 them with pt::randperm and pt::DataLoader.
   randperm.seed<s>.n<n>   torch.randperm(n, generator=torch.Generator().manual_seed(s))
   sequence                on one generator seeded 7: randperm(10), randperm(5), randn(20), randperm(6)
