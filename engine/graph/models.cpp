@@ -162,6 +162,18 @@ Model mlp() {
   return m;
 }
 
+// y = conv(x); relu(y) + y: a conv with a relu user and another user, so "the conv's only user is relu" and
+// "some user of the conv is relu" differ (M03-3's grader)
+Model conv_relu_add() {
+  Model m = new_model("conv_relu_add", "ConvReLUAdd", {3, 16, 16});
+  m.layers.push_back(conv("conv", 3, 8, 3, 1, true));
+  m.forward = [](ModelTracer& t, Node* x) {
+    Node* y = t.layer("conv", x);
+    return t.call(target::add, {t.call(target::relu, {y}), y});
+  };
+  return m;
+}
+
 }  // namespace
 
 // ---- Model ---------------------------------------------------------------------------------------
@@ -237,7 +249,7 @@ Node* ModelTracer::call(const std::string& target, std::vector<Arg> args) {
 // ---- the zoo -------------------------------------------------------------------------------------
 
 std::vector<std::string> model_names() {
-  return {"conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp"};
+  return {"conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp", "conv_relu_add"};
 }
 
 Model get_model(const std::string& name, const ModelOptions& opts) {
@@ -252,6 +264,7 @@ Model get_model(const std::string& name, const ModelOptions& opts) {
   if (name == "tiny") return tiny(opts.num_classes.value_or(4));
   if (name == "linear_sigmoid") return linear_sigmoid();
   if (name == "mlp") return mlp();
+  if (name == "conv_relu_add") return conv_relu_add();
   std::string names;
   for (const auto& n : model_names()) names += (names.empty() ? "" : ", ") + n;
   throw ValueError("get_model: unknown model '" + name + "' (expected one of " + names + ")");

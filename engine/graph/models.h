@@ -14,9 +14,9 @@
 //   pt::Model m = pt::get_model("residual", {.ch = 8});
 //   pt::GraphModule gm = pt::export_module(m, {pt::randn({4, 8, 16, 16})});
 //
-// Zoo: conv_relu, stem, residual (ch), cat_pool, tiny (num_classes), linear_sigmoid, mlp (see models.cpp for each
-// structure). Batch norm is exported as aten.batch_norm.default (one node, no getitem): that is what
-// the seed's diff tables count ("batch_norm"), and fold_bn also folds the
+// Zoo: conv_relu, stem, residual (ch), cat_pool, tiny (num_classes), linear_sigmoid, mlp, conv_relu_add (see
+// models.cpp for each structure). Batch norm is exported as aten.batch_norm.default (one node, no getitem): that
+// is what the seed's diff tables count ("batch_norm"), and fold_bn also folds the
 // _native_batch_norm_legit_no_training + getitem form.
 #pragma once
 #include <functional>

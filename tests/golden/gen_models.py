@@ -142,6 +142,16 @@ class MLP(nn.Module):
         return self.fc2(F.relu(self.fc1(x)))
 
 
+class ConvReLUAdd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return F.relu(y) + y
+
+
 ZOO = {  # name: (constructor, per-sample input shape, batch)
     "conv_relu": (ConvReLU, (3, 16, 16), 2),
     "stem": (Stem, (3, 16, 16), 2),
@@ -150,6 +160,7 @@ ZOO = {  # name: (constructor, per-sample input shape, batch)
     "tiny": (TinyConvNet, (3, 16, 16), 2),
     "linear_sigmoid": (LinearSigmoid, (16,), 3),
     "mlp": (MLP, (16,), 3),
+    "conv_relu_add": (ConvReLUAdd, (3, 16, 16), 2),
 }
 
 
