@@ -8,9 +8,11 @@
 // Data: synthetic_images defaults (ten classes, noise 0.3), 2048 train samples, 1024 test samples.
 // Float: SGD(lr 0.05, momentum 0.9), 150 steps of 32 shuffled samples, then 50 at lr 0.005.
 // PTQ: prepare_pt2e, 256 train samples to calibrate, convert_pt2e. QAT: prepare_qat_pt2e from the trained
-// float model, move_exported_model_to_train, SGD(lr 0.005, momentum 0.9) for 100 steps, batch norm frozen
-// after 50 and observers disabled after 75 (the QAT tutorial's schedule, in steps), then
-// move_exported_model_to_eval and convert_pt2e.
+// float model, move_exported_model_to_train, SGD(lr 0.01, momentum 0.9) for 200 steps, batch norm frozen
+// after 100 and observers disabled after 150 (the QAT tutorial's schedule, in steps), then 50 steps at lr 0.001
+// (without that decay the final accuracy swings between about 95 and 99 % with the shuffling seed and with the
+// last bits of the float math, which differ between the native and wasm builds; with it, seeds 1-4 gave
+// 99.2-99.6 % natively), then move_exported_model_to_eval and convert_pt2e.
 // Checked: float >= 90 %, 4-bit PTQ at least a point below float, QAT >= PTQ and within 2 points of float.
 #include <catch2/catch.hpp>
 
@@ -83,13 +85,14 @@ TEST_CASE("QAT recovers the test accuracy PTQ loses at 4 bits (TinyConvNet on th
   XNNPACKQuantizer q = quantizer(true, true);
   GraphModule prepared = prepare_qat_pt2e(gm, q);
   move_exported_model_to_train(prepared);
-  SGD opt(parameters(prepared), {.lr = 0.005, .momentum = 0.9});
+  SGD opt(parameters(prepared), {.lr = 0.01, .momentum = 0.9});
   TrainLoop loop(prepared, opt, cross_entropy, DataLoader(train_set, {.batch_size = 32, .shuffle = true, .seed = 1}));
-  loop.run(50);
+  loop.run(100);
   CHECK(freeze_bn_stats(prepared) == 4);  // the four batch norms of the QAT conv-bn patterns
-  loop.run(25);
+  loop.run(50);
   apply(prepared, disable_observer);
-  loop.run(25);
+  loop.run(50);
+  train(prepared, train_set, 0.001, 50, 11);  // the learning rate decayed: the end point no longer jumps about
   move_exported_model_to_eval(prepared);
   GraphModule converted = convert_pt2e(prepared);
   const double qat = evaluate_accuracy(converted, test);
