@@ -7,7 +7,7 @@ and every page's PyTorch cells run in order with torch 2.x, torchao 0.18 and Exe
 
 What is here, each the PyTorch side of a name the page's cells use:
 - the zoo: get_model(name) builds the course's models (conv_relu, stem, residual, cat_pool, tiny, linear_sigmoid,
-  mlp) in eval mode, layers created in forward order right after the caller's manual_seed, as the page's engine
+  mlp, conv_relu_add) in eval mode, layers created in forward order right after the caller's manual_seed, as the page's engine
   does; input_shape(name) is one sample's shape;
 - data: example_inputs(batch) (torch.randn(batch, 3, 16, 16)), calibration_batches(n, batch_size) (a synthetic
   4-class image set: bars, rings, checkerboards, gradients drawn in [0, 1] from a private generator seeded 2024,
@@ -75,7 +75,7 @@ class CatPoolNet(torch.nn.Module):
 
 
 class TinyConvNet(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, num_classes=4):
         super().__init__()
         def conv(i, o):
             return torch.nn.Conv2d(i, o, 3, padding=1, bias=False)
@@ -83,7 +83,7 @@ class TinyConvNet(torch.nn.Module):
         self.conv2, self.bn2 = conv(16, 16), torch.nn.BatchNorm2d(16)
         self.conv3, self.bn3 = conv(16, 16), torch.nn.BatchNorm2d(16)
         self.conv4, self.bn4 = conv(16, 32), torch.nn.BatchNorm2d(32)
-        self.fc = torch.nn.Linear(32, 4)
+        self.fc = torch.nn.Linear(32, num_classes)
 
     def forward(self, x):
         x = F.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
@@ -111,8 +111,18 @@ class MLP(torch.nn.Module):
         return self.fc2(torch.relu(self.fc1(x)))   # relu is a function: it belongs to no module
 
 
+class ConvReLUAdd(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return torch.relu(y) + y     # the conv has two users: relu and add
+
+
 ZOO = {"conv_relu": ConvReLU, "stem": Stem, "residual": ResidualBlock, "cat_pool": CatPoolNet, "tiny": TinyConvNet,
-       "linear_sigmoid": LinearSigmoid, "mlp": MLP}
+       "linear_sigmoid": LinearSigmoid, "mlp": MLP, "conv_relu_add": ConvReLUAdd}
 
 
 def model_names():

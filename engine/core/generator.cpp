@@ -16,6 +16,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <utility>
 
 namespace pt {
 
@@ -257,6 +258,16 @@ Tensor randn(const Shape& shape, Generator& gen) {
 Tensor rand(const Shape& shape, Generator& gen) {
   Tensor t = Tensor::empty(shape);
   uniform_(t, 0.0, 1.0, gen);
+  return t;
+}
+
+Tensor randperm(int64_t n, Generator& gen) {
+  if (n < 0) throw RuntimeError("Trying to create tensor with negative dimension " + std::to_string(n) + ": [" + std::to_string(n) + "]");
+  if (n > std::numeric_limits<int32_t>::max()) throw ValueError("randperm: n must fit in int32, got " + std::to_string(n));
+  Tensor t = Tensor::empty({n}, DType::Int32);
+  int32_t* r = t.data<int32_t>();
+  for (int64_t i = 0; i < n; ++i) r[i] = static_cast<int32_t>(i);
+  for (int64_t i = 0; i + 1 < n; ++i) std::swap(r[i], r[i + static_cast<int64_t>(gen.random() % static_cast<uint64_t>(n - i))]);
   return t;
 }
 

@@ -8,6 +8,7 @@
 //   pt::manual_seed(0);
 //   pt::Tensor x = pt::randn({20000});   // == torch.randn(20000) after torch.manual_seed(0)
 //
+// randperm(n) draws as torch.randperm does (below).
 // Like torch, normal_/randn take two paths: n >= 16 draws n (+16) float uniforms and runs the AVX2
 // kernel's Box–Muller in blocks of 16; n < 16 draws double uniforms per pair and keeps the second
 // value cached in the generator across calls (manual_seed clears it). The n < 16 path uses the C
@@ -47,5 +48,9 @@ Tensor randn(const Shape& shape, Generator& gen = default_generator());
 Tensor rand(const Shape& shape, Generator& gen = default_generator());
 void uniform_(Tensor& t, double from, double to, Generator& gen = default_generator());
 void normal_(Tensor& t, double mean, double std, Generator& gen = default_generator());
+// torch.randperm(n, generator=gen) on CPU: 0..n-1, then for i = 0 .. n-2 swap element i with element
+// i + random() % (n - i) (ATen TensorFactories.cpp randperm_cpu; n - 1 draws of random()). int32 (torch:
+// int64; the engine has no int64). A negative n is torch's RuntimeError.
+Tensor randperm(int64_t n, Generator& gen = default_generator());
 
 }  // namespace pt

@@ -1,11 +1,8 @@
 // models.cpp — the zoo's module descriptions, the tracer that turns them into aten graphs, and
-// the example / calibration data.
+// example_inputs.
 #include "graph/models.h"
 
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <mutex>
 
 #include "core/generator.h"
 #include "core/nn_init.h"
@@ -123,7 +120,8 @@ Model cat_pool() {
 
 // TinyConvNet (M01-3): stem conv1/bn1/relu/pool; block conv2/bn2/relu/conv3/bn3 + input, relu, pool;
 // head conv4/bn4/relu; adaptive_avg_pool2d(1) -> flatten(1) -> fc. Convs are 3x3, padding 1, no bias.
-Model tiny() {
+Model tiny(int64_t num_classes) {
+  if (num_classes < 1) throw ValueError("get_model('tiny'): num_classes must be >= 1, got " + std::to_string(num_classes));
   Model m = new_model("tiny", "TinyConvNet", {3, 16, 16});
   m.layers.push_back(conv("conv1", 3, 16, 3, 1, false));
   m.layers.push_back(batch_norm("bn1", 16));
@@ -133,7 +131,7 @@ Model tiny() {
   m.layers.push_back(batch_norm("bn3", 16));
   m.layers.push_back(conv("conv4", 16, 32, 3, 1, false));
   m.layers.push_back(batch_norm("bn4", 32));
-  m.layers.push_back(linear("fc", 32, 4));
+  m.layers.push_back(linear("fc", 32, num_classes));
   m.forward = [](ModelTracer& t, Node* x) {
     x = max_pool2(t, t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))}));
     Node* y = t.call(target::relu, {t.layer("bn2", t.layer("conv2", x))});
@@ -161,6 +159,18 @@ Model mlp() {
   m.layers.push_back(linear("fc1", 16, 32));
   m.layers.push_back(linear("fc2", 32, 4));
   m.forward = [](ModelTracer& t, Node* x) { return t.layer("fc2", t.call(target::relu, {t.layer("fc1", x)})); };
+  return m;
+}
+
+// y = conv(x); relu(y) + y: a conv with a relu user and another user, so "the conv's only user is relu" and
+// "some user of the conv is relu" differ (M03-3's grader)
+Model conv_relu_add() {
+  Model m = new_model("conv_relu_add", "ConvReLUAdd", {3, 16, 16});
+  m.layers.push_back(conv("conv", 3, 8, 3, 1, true));
+  m.forward = [](ModelTracer& t, Node* x) {
+    Node* y = t.layer("conv", x);
+    return t.call(target::add, {t.call(target::relu, {y}), y});
+  };
   return m;
 }
 
@@ -239,19 +249,22 @@ Node* ModelTracer::call(const std::string& target, std::vector<Arg> args) {
 // ---- the zoo -------------------------------------------------------------------------------------
 
 std::vector<std::string> model_names() {
-  return {"conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp"};
+  return {"conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp", "conv_relu_add"};
 }
 
 Model get_model(const std::string& name, const ModelOptions& opts) {
   if (opts.ch && name != "residual")
     throw ValueError("get_model('" + name + "'): option ch applies to 'residual' only");
+  if (opts.num_classes && name != "tiny")
+    throw ValueError("get_model('" + name + "'): option num_classes applies to 'tiny' only");
   if (name == "conv_relu") return conv_relu();
   if (name == "stem") return stem();
   if (name == "residual") return residual(opts.ch.value_or(8));
   if (name == "cat_pool") return cat_pool();
-  if (name == "tiny") return tiny();
+  if (name == "tiny") return tiny(opts.num_classes.value_or(4));
   if (name == "linear_sigmoid") return linear_sigmoid();
   if (name == "mlp") return mlp();
+  if (name == "conv_relu_add") return conv_relu_add();
   std::string names;
   for (const auto& n : model_names()) names += (names.empty() ? "" : ", ") + n;
   throw ValueError("get_model: unknown model '" + name + "' (expected one of " + names + ")");
@@ -290,139 +303,6 @@ std::vector<Tensor> example_inputs(const Model& model, int64_t batch) {
   Shape s{batch};
   s.insert(s.end(), model.input_shape.begin(), model.input_shape.end());
   return {randn(s)};
-}
-
-namespace {
-
-// U[0, 1) with 24 random bits, like torch's float uniform.
-float uniform01(Generator& gen) { return static_cast<float>(gen.random() & ((1u << 24) - 1)) * (1.0f / (1u << 24)); }
-float uniform(Generator& gen, float lo, float hi) { return lo + (hi - lo) * uniform01(gen); }
-int64_t uniform_int(Generator& gen, int64_t lo, int64_t hi) {  // lo..hi inclusive
-  return lo + static_cast<int64_t>(gen.random() % static_cast<uint32_t>(hi - lo + 1));
-}
-
-// One sample of the set in pixel space ([0, 1]), written to out[C * H * W] (see models.h).
-void draw_image(Generator& gen, int32_t label, int64_t C, int64_t H, int64_t W, float* out) {
-  std::vector<float> mask(static_cast<size_t>(H * W));
-  auto at = [&](int64_t h, int64_t w) -> float& { return mask[static_cast<size_t>(h * W + w)]; };
-  if (label == 0) {  // bars
-    const bool along_rows = gen.random() & 1u;
-    const int64_t period = uniform_int(gen, 4, 6);
-    const int64_t phase = uniform_int(gen, 0, period - 1);
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t w = 0; w < W; ++w) at(h, w) = ((along_rows ? h : w) + phase) % period < period / 2 ? 1.f : 0.f;
-  } else if (label == 1) {  // ring
-    const float cy = uniform(gen, 0.25f, 0.75f) * static_cast<float>(H);
-    const float cx = uniform(gen, 0.25f, 0.75f) * static_cast<float>(W);
-    const float r = uniform(gen, 0.2f, 0.35f) * static_cast<float>(std::min(H, W));
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t w = 0; w < W; ++w) {
-        const float d = std::hypot(static_cast<float>(h) + 0.5f - cy, static_cast<float>(w) + 0.5f - cx);
-        at(h, w) = std::max(0.f, 1.f - std::fabs(d - r) / 1.5f);
-      }
-  } else if (label == 2) {  // checker
-    const int64_t cell = uniform_int(gen, 2, 4);
-    const int64_t oy = uniform_int(gen, 0, cell - 1), ox = uniform_int(gen, 0, cell - 1);
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t w = 0; w < W; ++w) at(h, w) = ((h + oy) / cell + (w + ox) / cell) % 2 ? 1.f : 0.f;
-  } else {  // gradient
-    const float angle = uniform(gen, 0.f, 6.2831853f);
-    const float dy = std::sin(angle), dx = std::cos(angle);
-    float lo = 1e30f, hi = -1e30f;
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t w = 0; w < W; ++w) {
-        at(h, w) = dy * static_cast<float>(h) + dx * static_cast<float>(w);
-        lo = std::min(lo, at(h, w));
-        hi = std::max(hi, at(h, w));
-      }
-    for (float& v : mask) v = hi > lo ? (v - lo) / (hi - lo) : 0.5f;
-  }
-  std::vector<float> bg(static_cast<size_t>(C)), fg(static_cast<size_t>(C));
-  for (int64_t c = 0; c < C; ++c) {
-    bg[static_cast<size_t>(c)] = uniform(gen, 0.f, 0.3f);
-    fg[static_cast<size_t>(c)] = uniform(gen, 0.6f, 1.f);
-  }
-  const Tensor noise = randn({C, H, W}, gen);
-  const float* pn = noise.data<float>();
-  for (int64_t c = 0; c < C; ++c)
-    for (int64_t p = 0; p < H * W; ++p) {
-      const float b = bg[static_cast<size_t>(c)], f = fg[static_cast<size_t>(c)];
-      out[c * H * W + p] = std::clamp(b + (f - b) * mask[static_cast<size_t>(p)] + 0.05f * pn[c * H * W + p], 0.f, 1.f);
-    }
-}
-
-constexpr uint64_t kDataSeed = 2024;
-constexpr int64_t kStatsSamples = 1024;
-
-// Generates samples 0..n-1 of the set in pixel space, calling sink(i, label, image).
-template <class Sink>
-void draw_set(int64_t n, int64_t C, int64_t H, int64_t W, Sink&& sink) {
-  Generator gen(kDataSeed);
-  std::vector<float> img(static_cast<size_t>(C * H * W));
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t label = static_cast<int32_t>(i % 4);
-    draw_image(gen, label, C, H, W, img.data());
-    sink(i, label, img.data());
-  }
-}
-
-struct ChannelStats {
-  std::vector<float> mean, std;
-};
-
-// Per-channel mean and std (population) of the set's first kStatsSamples samples, once per shape.
-const ChannelStats& channel_stats(int64_t C, int64_t H, int64_t W) {
-  static std::mutex mu;
-  static std::map<Shape, ChannelStats> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  const Shape key{C, H, W};
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::vector<double> sum(static_cast<size_t>(C)), sq(static_cast<size_t>(C));
-  draw_set(kStatsSamples, C, H, W, [&](int64_t, int32_t, const float* img) {
-    for (int64_t c = 0; c < C; ++c)
-      for (int64_t p = 0; p < H * W; ++p) {
-        const double v = img[c * H * W + p];
-        sum[static_cast<size_t>(c)] += v;
-        sq[static_cast<size_t>(c)] += v * v;
-      }
-  });
-  ChannelStats s;
-  const double count = static_cast<double>(kStatsSamples * H * W);
-  for (int64_t c = 0; c < C; ++c) {
-    const double m = sum[static_cast<size_t>(c)] / count;
-    const double var = std::max(0.0, sq[static_cast<size_t>(c)] / count - m * m);
-    s.mean.push_back(static_cast<float>(m));
-    s.std.push_back(var > 0 ? static_cast<float>(std::sqrt(var)) : 1.f);
-  }
-  return cache.emplace(key, std::move(s)).first->second;
-}
-
-}  // namespace
-
-std::vector<Batch> calibration_batches(int64_t n, int64_t batch_size, const Shape& sample_shape) {
-  if (n < 1 || batch_size < 1)
-    throw ValueError("calibration_batches: n and batch_size must be >= 1, got n=" + std::to_string(n) +
-                     ", batch_size=" + std::to_string(batch_size));
-  if (sample_shape.size() != 3 || sample_shape[0] < 1 || sample_shape[1] < 1 || sample_shape[2] < 1)
-    throw ValueError("calibration_batches: sample_shape must be (C, H, W) with positive sizes, got " +
-                     shape_str(sample_shape));
-  const int64_t C = sample_shape[0], H = sample_shape[1], W = sample_shape[2];
-  const ChannelStats& stats = channel_stats(C, H, W);
-  std::vector<Batch> out;
-  draw_set(n, C, H, W, [&](int64_t i, int32_t label, const float* img) {
-    const int64_t j = i % batch_size;
-    if (j == 0) {
-      const int64_t b = std::min(batch_size, n - i);
-      out.push_back({Tensor::empty({b, C, H, W}, DType::Float32), Tensor::empty({b}, DType::Int32)});
-    }
-    Batch& batch = out.back();
-    batch.labels.data<int32_t>()[j] = label;
-    float* px = batch.x.data<float>() + j * C * H * W;
-    for (int64_t c = 0; c < C; ++c)
-      for (int64_t p = 0; p < H * W; ++p)
-        px[c * H * W + p] = (img[c * H * W + p] - stats.mean[static_cast<size_t>(c)]) / stats.std[static_cast<size_t>(c)];
-  });
-  return out;
 }
 
 }  // namespace pt

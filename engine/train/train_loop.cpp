@@ -1,6 +1,8 @@
 // train_loop.cpp — train_step and TrainLoop (see train_loop.h).
 #include "train/train_loop.h"
 
+#include <memory>
+
 #include "train/autograd.h"
 
 namespace pt {
@@ -20,6 +22,12 @@ TrainLoop::TrainLoop(GraphModule& gm, Optimizer& opt, LossFn loss, std::vector<B
     : gm_(gm), opt_(opt), loss_(std::move(loss)), batches_(std::move(batches)) {
   if (!loss_) throw ValueError("TrainLoop: loss must not be empty");
   if (batches_.empty()) throw ValueError("TrainLoop: expected at least one batch");
+  next_epoch_ = [fixed = batches_] { return fixed; };
+}
+
+TrainLoop::TrainLoop(GraphModule& gm, Optimizer& opt, LossFn loss, DataLoader loader)
+    : TrainLoop(gm, opt, std::move(loss), loader.epoch()) {
+  next_epoch_ = [loader = std::make_shared<DataLoader>(std::move(loader))] { return loader->epoch(); };
 }
 
 std::vector<float> TrainLoop::run(int64_t steps) {
@@ -29,6 +37,7 @@ std::vector<float> TrainLoop::run(int64_t steps) {
     const Batch& b = batches_[static_cast<size_t>(position_)];
     losses.push_back(train_step(gm_, opt_, loss_, b.x, b.labels));
     if (++position_ == static_cast<int64_t>(batches_.size())) {
+      batches_ = next_epoch_();
       position_ = 0;
       ++epoch_;
     }

@@ -1,4 +1,4 @@
-// kit.js — M03-3's grader, shared by the exercise cell (one model) and the grading cell (five, and rule 3).
+// kit.js — M03-3's grader, shared by the exercise cell (one model) and the grading cell (six, and rule 3).
 // From each graph alone it works out which edges the three rules quantize, runs prepare_pt2e with the learner's
 // quantizer, and compares with the edges that got an observer (and its kind). Every message names the first edge
 // that differs and the rule it breaks.
@@ -38,6 +38,8 @@ function observed(p) {
 function explain(edge, want, got, by) {
   const [a, b] = edge.split('→');
   if (!want.has(edge)) {
+    const conv = isOp(by[a], 'relu') ? by[argNodes(by[a])[0]] : null;
+    if (isOp(conv, 'conv2d') && conv.users.length > 1) return tr({ en: `${a}'s output has an observer, but ${conv.name} has other users besides ${a} (${conv.users.join(', ')}): conv + relu fuse only when the relu is the conv's only user, so label the conv's output (rule 2)`, 'zh-TW': `${a} 的輸出有 observer，但 ${conv.name} 除了 ${a} 還有別的使用者（${conv.users.join('、')}）：只有當 relu 是 conv 唯一的使用者時，conv + relu 才會融合，所以要標 conv 的輸出（規則 2）` });
     if (isOp(by[a], 'conv2d') && isOp(by[b], 'relu')) return tr({ en: `observer between ${a} and ${b}: conv + relu is one kernel, so label the relu's output, not the conv's (rule 2)`, 'zh-TW': `${a} 與 ${b} 之間有 observer：conv + relu 是同一個 kernel，應該標 relu 的輸出，不是 conv 的（規則 2）` });
     if (isOp(by[b], 'conv2d') && argNodes(by[b])[2] === a) return tr({ en: `the bias edge ${a} → ${b} has an observer: the bias spec must be null (rule 1)`, 'zh-TW': `bias 邊 ${a} → ${b} 有 observer：bias 的規格必須是 null（規則 1）` });
     return tr({ en: `edge ${a} → ${b} has an observer, but no rule asks for one (did you label a node another quantizer had already claimed — rule 3 — or an op that is not conv/relu?)`, 'zh-TW': `邊 ${a} → ${b} 有 observer，但沒有任何規則要求（是不是標了別的 Quantizer 已經認領的 node——規則 3——或不是 conv／relu 的 op？）` });
@@ -87,7 +89,9 @@ function needClass(Q) {
   return Q;
 }
 return {
-  models: ['conv_relu', 'stem', 'residual', 'cat_pool', 'tiny'],
+  // conv_relu_add (relu(conv(x)) + conv(x)): its conv has a relu user and another, so a rule that fuses when *some*
+  // user is a relu, not the *only* one, fails there and nowhere else.
+  models: ['conv_relu', 'stem', 'residual', 'cat_pool', 'tiny', 'conv_relu_add'],
   // grade(Q, name): the rules against prepare_pt2e(model, new Q()) on one zoo model -> { ok, message, row }
   grade: (Q, name) => grade(name, ex(name), new (needClass(Q))()),
   claimedFirst: (Q) => claimedFirst(needClass(Q)),

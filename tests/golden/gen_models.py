@@ -101,7 +101,7 @@ class CatPoolNet(nn.Module):
 
 
 class TinyConvNet(nn.Module):
-    def __init__(self):
+    def __init__(self, num_classes=4):
         super().__init__()
         self.conv1 = nn.Conv2d(3, 16, 3, padding=1, bias=False)
         self.bn1 = nn.BatchNorm2d(16)
@@ -111,7 +111,7 @@ class TinyConvNet(nn.Module):
         self.bn3 = nn.BatchNorm2d(16)
         self.conv4 = nn.Conv2d(16, 32, 3, padding=1, bias=False)
         self.bn4 = nn.BatchNorm2d(32)
-        self.fc = nn.Linear(32, 4)
+        self.fc = nn.Linear(32, num_classes)
 
     def forward(self, x):
         x = F.max_pool2d(F.relu(self.bn1(self.conv1(x))), 2)
@@ -142,6 +142,16 @@ class MLP(nn.Module):
         return self.fc2(F.relu(self.fc1(x)))
 
 
+class ConvReLUAdd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return F.relu(y) + y
+
+
 ZOO = {  # name: (constructor, per-sample input shape, batch)
     "conv_relu": (ConvReLU, (3, 16, 16), 2),
     "stem": (Stem, (3, 16, 16), 2),
@@ -150,6 +160,7 @@ ZOO = {  # name: (constructor, per-sample input shape, batch)
     "tiny": (TinyConvNet, (3, 16, 16), 2),
     "linear_sigmoid": (LinearSigmoid, (16,), 3),
     "mlp": (MLP, (16,), 3),
+    "conv_relu_add": (ConvReLUAdd, (3, 16, 16), 2),
 }
 
 

@@ -88,8 +88,10 @@ export function installGraph(pt, M, tools) {
   pt.model_names = () => M.model_names();
   pt.get_model = (name, opts = {}) => {
     if (typeof name !== 'string') throw new pt.errors.TypeError(`get_model(): argument 'name' must be a string`);
-    if (opts.ch !== undefined && !(Number.isInteger(opts.ch) && opts.ch > 0)) {
-      throw new pt.errors.ValueError(`get_model(): option 'ch' must be a positive integer, got ${opts.ch}`);
+    for (const k of ['ch', 'num_classes']) {
+      if (opts[k] !== undefined && !(Number.isInteger(opts[k]) && opts[k] > 0)) {
+        throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${opts[k]}`);
+      }
     }
     return new Model(call(M.get_model, name, opts));
   };

@@ -1,6 +1,7 @@
 // index.js — the package's main export: `const pt = await loadEngine()`.
 // Every area of the API lives in its own file and installs itself onto `pt`
-// (core.js: Tensor + generator; quant.js, graph.js, pt2e.js, train.js, lower.js). Names follow torchao.
+// (core.js: Tensor + generator; quant.js, graph.js, pt2e.js, train.js, data.js, qat.js, debugger.js, lower.js).
+// Names follow torchao.
 //
 //   import { loadEngine } from 'pt2e-playground';
 //   const pt = await loadEngine();
@@ -12,9 +13,14 @@ import { installQuant } from './quant.js';
 import { installGraph } from './graph.js';
 import { installPt2e } from './pt2e.js';
 import { installTrain } from './train.js';
+import { installData } from './data.js';
+import { installQat } from './qat.js';
+import { installDebugger } from './debugger.js';
 import { installLower } from './lower.js';
 
-const installers = [installCore, installQuant, installGraph, installPt2e, installTrain, installLower];
+const installers = [
+  installCore, installQuant, installGraph, installPt2e, installTrain, installData, installQat, installDebugger, installLower,
+];
 
 let enginePromise = null;
 

@@ -83,6 +83,7 @@ export function installQuant(pt, M, tools) {
     pt[name] = cls;
   }
   pt.ObserverBase = ObserverBase;
+  pt.FakeQuantizeBase = FakeQuantizeBase;
   pt.wrapObserver = (handle) => {
     const cls = pt[handle.config().type] ?? ObserverBase;
     adopting = handle;

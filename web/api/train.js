@@ -8,6 +8,7 @@
 //   gm.load_state_dict(other.state_dict());                 // also { name: Tensor } or a Map; strict = true
 //   const loop = new pt.TrainLoop(gm, opt, { loss: 'cross_entropy', batches });   // [{ x, labels }]
 //   loop.run(5);                                             // five steps in one call: Float32Array of losses
+//   new pt.TrainLoop(gm, opt, { loader: new pt.DataLoader(train, { batch_size: 32, shuffle: true }) });  // data.js
 //
 // How loss.backward() finds the graph: gm.forward(x) runs the graph through the engine's Tape (it
 // records every node's value) and its output tensors carry a grad_fn pointing at that tape; a loss keeps
@@ -195,15 +196,23 @@ export function installTrain(pt, M, tools) {
   // ---- training in slices ----
   class TrainLoop {
     #handle;
-    constructor(model, optimizer, { loss = 'cross_entropy', batches } = {}) {
+    // batches: [{ x, labels }], walked in order every epoch; or loader: a pt.DataLoader (data.js), whose next
+    // epoch each pass takes (a new order when it shuffles). The loop takes a copy of the loader as it is now.
+    constructor(model, optimizer, { loss = 'cross_entropy', batches, loader } = {}) {
       const gm = pt.gmArg('TrainLoop', model);
       if (!(optimizer instanceof Optimizer)) throw new E.TypeError('TrainLoop(): optimizer must be a pt.optim optimizer');
-      if (!Array.isArray(batches)) throw new E.TypeError('TrainLoop(): batches must be an array of { x, labels }');
-      const bs = batches.map((b, i) => ({
-        x: tensorArg('TrainLoop', b?.x, `batches[${i}].x`).handle,
-        labels: tensorArg('TrainLoop', b?.labels, `batches[${i}].labels`).handle,
-      }));
-      this.#handle = call(M.make_train_loop, gm, optimizer.handle, loss, bs);
+      if ((batches === undefined) === (loader === undefined)) throw new E.TypeError('TrainLoop(): give either batches or loader');
+      if (loader !== undefined) {
+        if (!(loader instanceof pt.DataLoader)) throw new E.TypeError('TrainLoop(): loader must be a pt.DataLoader');
+        this.#handle = call(M.make_train_loop_over, gm, optimizer.handle, loss, loader.handle);
+      } else {
+        if (!Array.isArray(batches)) throw new E.TypeError('TrainLoop(): batches must be an array of { x, labels }');
+        const bs = batches.map((b, i) => ({
+          x: tensorArg('TrainLoop', b?.x, `batches[${i}].x`).handle,
+          labels: tensorArg('TrainLoop', b?.labels, `batches[${i}].labels`).handle,
+        }));
+        this.#handle = call(M.make_train_loop, gm, optimizer.handle, loss, bs);
+      }
       own(this, this.#handle);
     }
     // Runs `steps` training steps (zero_grad, forward, loss, backward, step each); their losses.

@@ -122,7 +122,9 @@ val model_names() { return ptjs::strings_to_js(pt::model_names()); }
 ModelHandle get_model(const std::string& name, const val& opts) {
   return ptjs::guarded([&] {
     pt::ModelOptions o;
-    if (!opts.isUndefined() && !opts.isNull() && !opts["ch"].isUndefined()) o.ch = static_cast<int64_t>(opts["ch"].as<double>());
+    const bool has_opts = !opts.isUndefined() && !opts.isNull();
+    if (has_opts && !opts["ch"].isUndefined()) o.ch = static_cast<int64_t>(opts["ch"].as<double>());
+    if (has_opts && !opts["num_classes"].isUndefined()) o.num_classes = static_cast<int64_t>(opts["num_classes"].as<double>());
     return ModelHandle{std::make_shared<pt::Model>(pt::get_model(name, o))};
   });
 }

@@ -43,7 +43,7 @@ val lower(const GraphModuleHandle& gm, const std::string& backend, const std::st
     pt::Lowered l = pt::lower(gm.get(), {pt::backend_from_name(backend), requant_from_name(requantization)});
     val out = val::object();
     out.set("report", delegation_info(l.report));
-    out.set("gm", GraphModuleHandle::own(std::move(l.gm)));
+    out.set("gm", ptjs::own(std::move(l.gm)));
     return out;
   });
 }

@@ -64,6 +64,7 @@ using ptjs::GraphModuleHandle;
 #include "pt2e/quantizer_utils.h"
 #include "pt2e/quantizers/composable_quantizer.h"
 #include "pt2e/quantizers/js_quantizer.h"
+#include "quantizer_js.h"
 
 using emscripten::val;
 using ptjs::given;
@@ -500,6 +501,10 @@ val get_node_annotation(const GraphModuleHandle& h, const std::string& name) {
 }
 
 }  // namespace
+
+// quantizer_js.h: the same readers for the other binding files.
+std::shared_ptr<pt::Quantizer> ptjs::quantizer_from_js(const val& description) { return ::quantizer_from_js(description); }
+val ptjs::safe_call(const val& fn, const val& arg) { return ::safe_call(fn, arg); }
 
 EMSCRIPTEN_BINDINGS(pt_pt2e) {
   using namespace emscripten;

@@ -1,5 +1,6 @@
 // bind_train.cpp — Embind for engine/train: the recorded forward (a Tape handle), backward, the losses,
-// parameters / grads / load_state_dict, SGD and Adam, and the train loop a page runs in slices.
+// parameters / grads / load_state_dict, SGD and Adam, and the train loop a page runs in slices (over fixed
+// batches or a DataLoader, bind_data.cpp).
 // Handles keep the GraphModules they point into alive (shared_ptr), so a tape or an optimizer never
 // outlives its module. The public API over these is web/api/train.js.
 #include <emscripten/bind.h>
@@ -7,6 +8,7 @@
 #include <memory>
 
 #include "common.h"
+#include "data_handles.h"
 #include "graph_handles.h"
 #include "train/autograd.h"
 #include "train/loss.h"
@@ -163,6 +165,15 @@ TrainLoopHandle make_train_loop(const GraphModuleHandle& gm, const OptimizerHand
   });
 }
 
+// The loop iterates a copy of the loader (its order and generator state as they are now).
+TrainLoopHandle make_train_loop_over(const GraphModuleHandle& gm, const OptimizerHandle& opt, const std::string& loss_name,
+                                     const ptjs::DataLoaderHandle& loader) {
+  return ptjs::guarded([&] {
+    auto loop = std::make_shared<pt::TrainLoop>(gm.get(), opt.get(), loss_by_name(loss_name), loader.get());
+    return TrainLoopHandle{ptjs::sharing(loop, gm.ptr, opt.ptr)};
+  });
+}
+
 val train_loop_run(const TrainLoopHandle& h, double steps) {
   return ptjs::guarded([&] {
     const std::vector<float> losses = h.get().run(static_cast<int64_t>(steps));
@@ -193,4 +204,5 @@ EMSCRIPTEN_BINDINGS(pt_train) {
   function("load_state_dict", &load_state_dict);
   function("make_optimizer", &make_optimizer);
   function("make_train_loop", &make_train_loop);
+  function("make_train_loop_over", &make_train_loop_over);
 }

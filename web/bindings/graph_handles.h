@@ -1,38 +1,11 @@
-// graph_handles.h — the one shape of an Embind handle over an engine object, and the handles of the
-// graph rooms. A handle is a copyable value sharing its object (shared_ptr): JS copies of it are the
-// same object; clone() is what copies. An object that points into others (a Tape into its GraphModule,
-// an optimizer into its modules' parameters) is shared with `sharing(object, owners...)`, whose control
-// block keeps the owners alive as long as the object, so nothing a page holds can dangle.
+// graph_handles.h — the handles over the graph rooms' objects (a Model, a GraphModule), shared by the
+// bindings that take or return them; handle.h is their one shape.
 #pragma once
-#include <memory>
-#include <utility>
-
-#include "core/error.h"
 #include "graph/graph.h"
 #include "graph/models.h"
+#include "handle.h"
 
 namespace ptjs {
-
-template <class T>
-struct Handle {
-  std::shared_ptr<T> ptr;
-  T& get() const {
-    if (!ptr) throw pt::RuntimeError("this handle is empty: its object was never constructed");
-    return *ptr;
-  }
-};
-
-template <class T>
-Handle<T> own(T&& object) {
-  return {std::make_shared<T>(std::move(object))};
-}
-
-// `object` shared so that the owners live at least as long as it does (the object goes first).
-template <class T, class... Owners>
-std::shared_ptr<T> sharing(std::shared_ptr<T> object, Owners... owners) {
-  T* raw = object.get();
-  return std::shared_ptr<T>(raw, [object = std::move(object), owners...](T*) mutable { object.reset(); });
-}
 
 using ModelHandle = Handle<pt::Model>;
 using GraphModuleHandle = Handle<pt::GraphModule>;

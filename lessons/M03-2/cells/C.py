@@ -4,7 +4,7 @@ def unlabelled(model_gm):
     return sorted({n.target.__name__.split(".")[0] for n in model_gm.graph.nodes
                    if n.op == "call_function" and "quantization_annotation" not in n.meta})
 
-for name in ("conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp"):
+for name in ("conv_relu", "stem", "residual", "cat_pool", "tiny", "linear_sigmoid", "mlp", "conv_relu_add"):
     row = [name]
     for Q in (XNNPACKQuantizer, ETXNNPACKQuantizer):
         g = export(get_model(name).eval(), (torch.randn(2, *input_shape(name)),)).module()

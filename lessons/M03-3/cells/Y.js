@@ -1,4 +1,4 @@
-// Grading: the page's grader (this lesson's kit) on five models, then rule 3 twice.
+// Grading: the page's grader (this lesson's kit) on six models, then rule 3 twice.
 const Q = state.MyQuantizer;
 const results = [...kit.models.map((name) => kit.grade(Q, name)), kit.claimedFirst(Q)];
 for (const r of results) check(r.ok, r.message);
