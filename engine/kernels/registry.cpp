@@ -17,11 +17,19 @@ constexpr Variant<HistcAMinMaxFn> histc_aminmax_variants[] = {
     {"wasmsimd", f32_histc_aminmax__wasmsimd, 4},
 };
 
+// ---- float kernels for training and the float graph (f32_gemm) ----
+constexpr Variant<GemmFn> gemm_variants[] = {
+    {"scalar", f32_gemm__scalar, 1},
+    {"wasmsimd", f32_gemm__wasmsimd, 8},
+};
+
 }  // namespace
 
 const Kernel<AMinMaxFn> f32_aminmax{"f32_aminmax", aminmax_variants};
 const Kernel<HistcAMinMaxFn> f32_histc_aminmax{"f32_histc_aminmax", histc_aminmax_variants};
 
-std::vector<std::string_view> kernel_names() { return {f32_aminmax.name, f32_histc_aminmax.name}; }
+const Kernel<GemmFn> f32_gemm{"f32_gemm", gemm_variants};
+
+std::vector<std::string_view> kernel_names() { return {f32_aminmax.name, f32_histc_aminmax.name, f32_gemm.name}; }
 
 }  // namespace pt::kernels

@@ -1,6 +1,7 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
 #include "ops/ops.h"
 #include "core/hot.h"
+#include "kernels/kernels.h"
 #include "ops/im2col.h"
 
 #include <algorithm>
@@ -109,32 +110,52 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-// One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)].
-PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, double* cols) {
+// One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)]. A row of
+// the window with stride 1 and dilation 1 is a copy of part of an input row, zeros on either side.
+PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
   const int64_t P = g.OH * g.OW;
   for (int64_t c = 0; c < g.Cg; ++c) {
     const float* xc = x + c * g.H * g.W;
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const int64_t iw0 = kw * g.dw - g.pw;  // iw of ow = 0
+        // ow with 0 <= ow * sw + iw0 < W
+        const int64_t lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + g.sw - 1) / g.sw, 0, g.OW);
+        const int64_t hi = std::clamp<int64_t>(g.W - iw0 <= 0 ? 0 : (g.W - iw0 + g.sw - 1) / g.sw, lo, g.OW);
         for (int64_t oh = 0; oh < g.OH; ++oh) {
+          float* row = col + oh * g.OW;
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-          for (int64_t ow = 0; ow < g.OW; ++ow) {
-            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-            col[oh * g.OW + ow] = (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) ? 0.0 : xc[ih * g.W + iw];
+          if (ih < 0 || ih >= g.H) {
+            std::fill(row, row + g.OW, 0.0f);
+            continue;
           }
+          const float* xr = xc + ih * g.W;
+          std::fill(row, row + lo, 0.0f);
+          if (g.sw == 1) {
+            std::copy(xr + iw0 + lo, xr + iw0 + hi, row + lo);
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) row[ow] = xr[iw0 + ow * g.sw];
+          }
+          std::fill(row + hi, row + g.OW, 0.0f);
         }
       }
   }
 }
 
-PT_HOT_LOOP void col2im(const double* cols, const ConvGeometry& g, double* x) {
+const float* columns(const float* x, const ConvGeometry& g, float* scratch) {
+  if (g.pointwise()) return x;
+  im2col(x, g, scratch);
+  return scratch;
+}
+
+PT_HOT_LOOP void col2im(const float* cols, const ConvGeometry& g, float* x) {
   const int64_t P = g.OH * g.OW;
   for (int64_t c = 0; c < g.Cg; ++c) {
-    double* xc = x + c * g.H * g.W;
+    float* xc = x + c * g.H * g.W;
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        const double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
         for (int64_t oh = 0; oh < g.OH; ++oh) {
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
           if (ih < 0 || ih >= g.H) continue;
@@ -146,33 +167,6 @@ PT_HOT_LOOP void col2im(const double* cols, const ConvGeometry& g, double* x) {
       }
   }
 }
-
-namespace {
-// Og output planes of P positions: bias, then the K products in order, accumulated in double.
-PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, int64_t Og, int64_t K, int64_t P,
-                          float* out) {
-  for (int64_t o = 0; o < Og; ++o) {
-    const double b0 = b ? static_cast<double>(b[o]) : 0.0;
-    const float* wo = w + o * K;
-    float* oplane = out + o * P;
-    int64_t p0 = 0;
-    for (; p0 + 8 <= P; p0 += 8) {  // 8 accumulators stay in registers across k
-      double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
-      for (int64_t k = 0; k < K; ++k) {
-        const double wv = wo[k];
-        const double* col = cols + k * P + p0;
-        for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
-      }
-      for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
-    }
-    for (int64_t p = p0; p < P; ++p) {
-      double a = b0;
-      for (int64_t k = 0; k < K; ++k) a += static_cast<double>(wo[k]) * cols[k * P + p];
-      oplane[p] = static_cast<float>(a);
-    }
-  }
-}
-}  // namespace
 
 ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntList& stride, const IntList& padding,
                              const IntList& dilation, int64_t groups) {
@@ -211,15 +205,16 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
-  // im2col per image and group: cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
-  // window hits padding. Each output then accumulates bias, then k in order, in double (products
-  // of two floats are exact in double); the inner loop runs over all positions and vectorises.
+  // Per image and group: the output planes start at the bias, then f32_gemm adds weight · columns,
+  // each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<double> cols(static_cast<size_t>(K * P));
+  std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols.data());
-      conv_dot(w + grp * Og * K, b ? b + grp * Og : nullptr, cols.data(), Og, K, P, out + (n * g.O + grp * Og) * P);
+      float* plane = out + (n * g.O + grp * Og) * P;
+      for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b ? b[grp * Og + o] : 0.0f);
+      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P)});
     }
   return y;
 }
@@ -241,16 +236,17 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   Tensor y = Tensor::empty(out_shape);
   int64_t rows = 1;
   for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
-  const float* x = input.data<float>();
+  // y = bias + input · weightᵀ through f32_gemm (weight transposed once), each output one float32
+  // chain over the input features in order.
   const float* w = weight.data<float>();
-  const float* b = bias ? bias->data<float>() : nullptr;
+  std::vector<float> wt(static_cast<size_t>(in * outf));
+  for (int64_t o = 0; o < outf; ++o)
+    for (int64_t i = 0; i < in; ++i) wt[i * outf + o] = w[o * in + i];
   float* out = y.data<float>();
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t o = 0; o < outf; ++o) {
-      double acc = b ? b[o] : 0.0;
-      for (int64_t i = 0; i < in; ++i) acc += static_cast<double>(x[r * in + i]) * w[o * in + i];
-      out[r * outf + o] = static_cast<float>(acc);
-    }
+    for (int64_t o = 0; o < outf; ++o) out[r * outf + o] = bias ? bias->data<float>()[o] : 0.0f;
+  kernels::f32_gemm({size_t(rows), size_t(outf), size_t(in), input.data<float>(), size_t(in), 1, wt.data(), size_t(outf),
+                     out, size_t(outf)});
   return y;
 }
 
