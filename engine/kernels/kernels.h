@@ -110,11 +110,11 @@ extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 // C is M x N with row stride ldc; B is K x N with row stride ldb; A is M x K read through two strides,
 // A[m, k] = A[m · a_row + k · a_col], so one kernel takes A as stored (a_row = K, a_col = 1) or
 // transposed (a_row = 1, a_col = M). Every output is one float32 chain, the reference's loop:
-//   c = C[m, n];  for k = 0 .. K - 1:  c = c + A[m, k] · B[k, n]   (product rounded, then the sum);
-//   C[m, n] = c
+//   c = accumulate ? C[m, n] : +0;  for k = 0 .. K - 1:  c = c + A[m, k] · B[k, n]
+//   (product rounded, then the sum);  C[m, n] = c
 // so a variant may visit the outputs in any tiling and vectorise across m or n, but never splits or
 // reorders a chain (no fused multiply-add: SIMD128 has none, and the build does not contract a·b + c).
-// A caller that wants a bias or a zero start writes it into C first. NaN payloads are not part of the
+// A caller that wants a bias writes it into C first and accumulates; without, C need not be cleared. NaN payloads are not part of the
 // contract (a NaN anywhere in a chain gives some NaN); every other bit is, ±0 and subnormals included.
 struct GemmArgs {
   size_t M, N, K;
@@ -124,6 +124,7 @@ struct GemmArgs {
   size_t ldb;
   float* C;
   size_t ldc;
+  bool accumulate;  // start each chain at C's value (true) or at +0 (false: C is only written)
 };
 using GemmFn = void(const GemmArgs& g) noexcept;
 extern const Kernel<GemmFn> f32_gemm;

@@ -60,9 +60,8 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Sha
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* dx_ng = dx.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W;
       float* dcols = g.pointwise() ? dx_ng : cols.data();  // 1x1: the columns are the image
-      std::fill(dcols, dcols + K * P, 0.0f);
       kernels::f32_gemm({K, P, Og, weight.data<float>() + grp * Og * K, 1, K, grad.data<float>() + (n * g.O + grp * Og) * P,
-                         P, dcols, P});
+                         P, dcols, P, false});
       if (!g.pointwise()) col2im(dcols, g, dx_ng);
     }
   return dx;
@@ -81,8 +80,7 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
       const float* gr = grad.data<float>() + (n * g.O + grp * Og) * P;
       for (size_t o = 0; o < Og; ++o)
         for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];
-      std::fill(part.begin(), part.end(), 0.0f);
-      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.data(), Og, part.data(), Og});
+      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.data(), Og, part.data(), Og, false});
       double* dw_g = dw.data() + grp * Og * K;
       for (size_t k = 0; k < K; ++k)
         for (size_t o = 0; o < Og; ++o) dw_g[o * K + k] += part[k * Og + o];
@@ -101,9 +99,9 @@ Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
   const int64_t R = rows_of(grad);
   Shape shape = grad.shape();
   shape.back() = in;
-  Tensor dx = Tensor::zeros(shape);
+  Tensor dx = Tensor::empty(shape);
   kernels::f32_gemm({size_t(R), size_t(in), size_t(out), grad.data<float>(), size_t(out), 1, weight.data<float>(), size_t(in),
-                     dx.data<float>(), size_t(in)});
+                     dx.data<float>(), size_t(in), false});
   return dx;
 }
 
@@ -112,9 +110,9 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
     throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match input " +
                        shape_str(input.shape()));
   const int64_t out = grad.size(-1), in = input.size(-1), R = rows_of(grad);
-  Tensor dw = Tensor::zeros({out, in});
+  Tensor dw = Tensor::empty({out, in});
   kernels::f32_gemm({size_t(out), size_t(in), size_t(R), grad.data<float>(), 1, size_t(out), input.data<float>(), size_t(in),
-                     dw.data<float>(), size_t(in)});
+                     dw.data<float>(), size_t(in), false});
   return dw;
 }
 

@@ -110,6 +110,28 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
+namespace {
+// One column row of a stride-1 convolution whose output is as wide as its input (a "same" padding):
+// the plane shifted by (ih0, iw0) as one copy, then zeros where the window hangs over an edge
+// (rows outside [0, H), columns outside [lo, hi)).
+void shifted_plane(const float* xc, const ConvGeometry& g, int64_t ih0, int64_t iw0, int64_t lo, int64_t hi,
+                   float* col) {
+  const int64_t W = g.W, plane = g.H * g.W;
+  const int64_t oh_lo = std::clamp<int64_t>(-ih0, 0, g.OH), oh_hi = std::clamp<int64_t>(g.H - ih0, oh_lo, g.OH);
+  std::fill(col, col + oh_lo * W, 0.0f);
+  std::fill(col + oh_hi * W, col + g.OH * W, 0.0f);
+  const int64_t shift = ih0 * W + iw0;  // col[i] = xc[i + shift] inside the rows oh_lo .. oh_hi - 1
+  const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
+  const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
+  if (s0 < s1) std::copy(xc + s0 + shift, xc + s1 + shift, col + s0);
+  for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+    float* row = col + oh * W;
+    std::fill(row, row + lo, 0.0f);
+    std::fill(row + hi, row + W, 0.0f);
+  }
+}
+}  // namespace
+
 // One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)]. A row of
 // the window with stride 1 and dilation 1 is a copy of part of an input row, zeros on either side.
 PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
@@ -123,6 +145,10 @@ PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
         // ow with 0 <= ow * sw + iw0 < W
         const int64_t lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + g.sw - 1) / g.sw, 0, g.OW);
         const int64_t hi = std::clamp<int64_t>(g.W - iw0 <= 0 ? 0 : (g.W - iw0 + g.sw - 1) / g.sw, lo, g.OW);
+        if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
+          shifted_plane(xc, g, kh * g.dh - g.ph, iw0, lo, hi, col);
+          continue;
+        }
         for (int64_t oh = 0; oh < g.OH; ++oh) {
           float* row = col + oh * g.OW;
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
@@ -205,16 +231,18 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
-  // Per image and group: the output planes start at the bias, then f32_gemm adds weight · columns,
-  // each output one float32 chain over k = (c, kh, kw) in order.
+  // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
+  // columns, each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
   std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* plane = out + (n * g.O + grp * Og) * P;
-      for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b ? b[grp * Og + o] : 0.0f);
+      if (b)
+        for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b[grp * Og + o]);
       const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
-      kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P)});
+      kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P),
+                         b != nullptr});
     }
   return y;
 }
@@ -243,10 +271,12 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   for (int64_t o = 0; o < outf; ++o)
     for (int64_t i = 0; i < in; ++i) wt[i * outf + o] = w[o * in + i];
   float* out = y.data<float>();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t o = 0; o < outf; ++o) out[r * outf + o] = bias ? bias->data<float>()[o] : 0.0f;
+  if (bias) {
+    const float* b = bias->data<float>();
+    for (int64_t r = 0; r < rows; ++r) std::copy(b, b + outf, out + r * outf);
+  }
   kernels::f32_gemm({size_t(rows), size_t(outf), size_t(in), input.data<float>(), size_t(in), 1, wt.data(), size_t(outf),
-                     out, size_t(outf)});
+                     out, size_t(outf), bias.has_value()});
   return y;
 }
 
@@ -296,22 +326,36 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   const float* px = x.data<float>();
   float* py = y.data<float>();
   int32_t* pi = indices.data<int32_t>();
+  // torch's scan: the window's first element, then each later one that is greater or NaN.
+  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
+    if (v > best || std::isnan(v) || at < 0) {
+      best = v;
+      at = pos;
+    }
+  };
   for (int64_t nc = 0; nc < N * C; ++nc)
     for (int64_t oh = 0; oh < OH; ++oh)
       for (int64_t ow = 0; ow < OW; ++ow) {
         float best = -std::numeric_limits<float>::infinity();
         int64_t at = -1;
+        const int64_t ih0 = oh * sh - ph, iw0 = ow * sw - pw;
+        if (ih0 >= 0 && ih0 + (kh - 1) * dh < H && iw0 >= 0 && iw0 + (kw - 1) * dw < W) {  // inside the image
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
+              const int64_t pos = (ih0 + i * dh) * W + iw0 + j * dw;
+              take(px[nc * H * W + pos], pos, best, at);
+            }
+          py[(nc * OH + oh) * OW + ow] = best;
+          pi[(nc * OH + oh) * OW + ow] = static_cast<int32_t>(at);
+          continue;
+        }
         for (int64_t i = 0; i < kh; ++i) {
           const int64_t ih = oh * sh - ph + i * dh;
           if (ih < 0 || ih >= H) continue;
           for (int64_t j = 0; j < kw; ++j) {
             const int64_t iw = ow * sw - pw + j * dw;
             if (iw < 0 || iw >= W) continue;
-            const float v = px[(nc * H + ih) * W + iw];
-            if (v > best || std::isnan(v) || at < 0) {  // torch starts at the first in-window element
-              best = v;
-              at = ih * W + iw;
-            }
+            take(px[(nc * H + ih) * W + iw], ih * W + iw, best, at);
           }
         }
         py[(nc * OH + oh) * OW + ow] = best;

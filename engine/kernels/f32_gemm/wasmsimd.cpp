@@ -14,7 +14,8 @@ namespace {
 template <size_t MR, size_t NV> void tile(const GemmArgs& g, size_t m, size_t n) {
   v128_t acc[MR][NV];
   for (size_t r = 0; r < MR; ++r)
-    for (size_t v = 0; v < NV; ++v) acc[r][v] = wasm_v128_load(g.C + (m + r) * g.ldc + n + 4 * v);
+    for (size_t v = 0; v < NV; ++v)
+      acc[r][v] = g.accumulate ? wasm_v128_load(g.C + (m + r) * g.ldc + n + 4 * v) : wasm_f32x4_splat(0.0f);
   const float* a = g.A + m * g.a_row;
   const float* b = g.B + n;
   for (size_t k = 0; k < g.K; ++k, a += g.a_col, b += g.ldb) {
@@ -44,7 +45,7 @@ void f32_gemm__wasmsimd(const GemmArgs& g) noexcept {
   for (; n + 4 <= g.N; n += 4) column_block<1>(g, n);
   for (; n < g.N; ++n)
     for (size_t m = 0; m < g.M; ++m) {
-      float c = g.C[m * g.ldc + n];
+      float c = g.accumulate ? g.C[m * g.ldc + n] : 0.0f;
       for (size_t k = 0; k < g.K; ++k) c = c + g.A[m * g.a_row + k * g.a_col] * g.B[k * g.ldb + n];
       g.C[m * g.ldc + n] = c;
     }

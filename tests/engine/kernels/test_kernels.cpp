@@ -102,17 +102,18 @@ kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
   const size_t M = r.below(13);
   const size_t N = n <= 4099 ? n : n / std::max<size_t>(M, 1);
   const size_t K = r.chance(0.5) ? r.pick(depths) : r.below(64);
-  const bool transposed = r.chance(0.5);
+  const bool transposed = r.chance(0.5), accumulate = r.chance(0.5);
   const size_t a_row = transposed ? 1 : K + r.below(3), a_col = transposed ? M + r.below(3) : 1;
   const size_t ldb = N + r.below(3), ldc = N + r.below(3);
   auto a = std::make_shared<std::vector<float>>(kt::draw_floats(r, transposed ? K * a_col : M * a_row, kt::FloatMix::draw(r)));
   auto b = std::make_shared<std::vector<float>>(kt::draw_floats(r, K * ldb, kt::FloatMix::draw(r)));
   const std::vector<float> c = kt::draw_floats(r, M * ldc, kt::FloatMix::draw(r));
   char shape[160];
-  std::snprintf(shape, sizeof shape, "M=%zu N=%zu K=%zu a_row=%zu a_col=%zu ldb=%zu ldc=%zu", M, N, K, a_row, a_col, ldb, ldc);
+  std::snprintf(shape, sizeof shape, "M=%zu N=%zu K=%zu a_row=%zu a_col=%zu ldb=%zu ldc=%zu accumulate=%d", M, N, K, a_row, a_col, ldb,
+                ldc, int(accumulate));
   return {shape, [=](GemmFn* fn) {
             std::vector<float> out = c;
-            fn({M, N, K, a->data(), a_row, a_col, b->data(), ldb, out.data(), ldc});
+            fn({M, N, K, a->data(), a_row, a_col, b->data(), ldb, out.data(), ldc, accumulate});
             return kt::Outputs{{"C", words_nan_as_one(out)}};
           }};
 }
