@@ -73,20 +73,47 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
     if (da >= 0) { sa[d] = a.shape()[da] == 1 ? 0 : ra; ra *= a.shape()[da]; }
     if (db >= 0) { sb[d] = b.shape()[db] == 1 ? 0 : rb; rb *= b.shape()[db]; }
   }
+  // Merge adjacent dims that a and b both step through as one (an outer stride equal to the inner
+  // stride times the inner size, 0 == 0 for broadcast ones) and drop size-1 dims, innermost first:
+  // [N, C, H, W] with [C, 1, 1] becomes [H·W] (strides 1 and 0) inside [C] inside [N].
+  std::vector<int64_t> dims, ca, cb;
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    if (out[d] == 1) continue;
+    if (!dims.empty() && sa[d] == ca.back() * dims.back() && sb[d] == cb.back() * dims.back()) {
+      dims.back() *= out[d];
+      continue;
+    }
+    dims.push_back(out[d]);
+    ca.push_back(sa[d]);
+    cb.push_back(sb[d]);
+  }
+  if (dims.empty()) dims = {1}, ca = {0}, cb = {0};
   Tensor y = Tensor::empty(out);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* py = y.data<float>();
-  std::vector<int64_t> idx(nd, 0);
+  const int64_t len = dims[0];
+  std::vector<int64_t> idx(dims.size(), 0);
   int64_t ia = 0, ib = 0;
-  for (int64_t i = 0; i < y.numel(); ++i) {
-    py[i] = f(pa[ia], pb[ib]);
-    for (int64_t d = nd - 1; d >= 0; --d) {  // odometer increment
-      ia += sa[d];
-      ib += sb[d];
-      if (++idx[d] < out[d]) break;
-      ia -= sa[d] * out[d];
-      ib -= sb[d] * out[d];
+  for (int64_t i = 0; i < y.numel(); i += len) {
+    const float* qa = pa + ia;
+    const float* qb = pb + ib;
+    float* qy = py + i;
+    if (ca[0] == 1 && cb[0] == 1) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j], qb[j]);
+    } else if (ca[0] == 1 && cb[0] == 0) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j], qb[0]);
+    } else if (ca[0] == 0 && cb[0] == 1) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[0], qb[j]);
+    } else {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j * ca[0]], qb[j * cb[0]]);
+    }
+    for (size_t d = 1; d < dims.size(); ++d) {  // odometer increment over the outer dims
+      ia += ca[d];
+      ib += cb[d];
+      if (++idx[d] < dims[d]) break;
+      ia -= ca[d] * dims[d];
+      ib -= cb[d] * dims[d];
       idx[d] = 0;
     }
   }
