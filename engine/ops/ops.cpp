@@ -138,6 +138,18 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
 }
 
 namespace {
+// The output columns ow whose input column iw = iw0 + ow * sw of window column kw lies inside the image:
+// lo <= ow < hi.
+struct ColumnRange {
+  int64_t iw0, lo, hi;
+};
+ColumnRange column_range(const ConvGeometry& g, int64_t kw) {
+  const int64_t iw0 = kw * g.dw - g.pw;
+  const int64_t lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + g.sw - 1) / g.sw, 0, g.OW);
+  const int64_t hi = std::clamp<int64_t>(g.W - iw0 <= 0 ? 0 : (g.W - iw0 + g.sw - 1) / g.sw, lo, g.OW);
+  return {iw0, lo, hi};
+}
+
 // One column row of a stride-1 convolution whose output is as wide as its input (a "same" padding):
 // the plane shifted by (ih0, iw0) as one copy, then zeros where the window hangs over an edge
 // (rows outside [0, H), columns outside [lo, hi)).
@@ -168,10 +180,7 @@ PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
         float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
-        const int64_t iw0 = kw * g.dw - g.pw;  // iw of ow = 0
-        // ow with 0 <= ow * sw + iw0 < W
-        const int64_t lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + g.sw - 1) / g.sw, 0, g.OW);
-        const int64_t hi = std::clamp<int64_t>(g.W - iw0 <= 0 ? 0 : (g.W - iw0 + g.sw - 1) / g.sw, lo, g.OW);
+        const auto [iw0, lo, hi] = column_range(g, kw);
         if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
           shifted_plane(xc, g, kh * g.dh - g.ph, iw0, lo, hi, col);
           continue;
@@ -209,12 +218,16 @@ PT_HOT_LOOP void col2im(const float* cols, const ConvGeometry& g, float* x) {
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
         const float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const auto [iw0, lo, hi] = column_range(g, kw);
         for (int64_t oh = 0; oh < g.OH; ++oh) {
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
           if (ih < 0 || ih >= g.H) continue;
-          for (int64_t ow = 0; ow < g.OW; ++ow) {
-            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-            if (iw >= 0 && iw < g.W) xc[ih * g.W + iw] += col[oh * g.OW + ow];
+          float* xr = xc + ih * g.W;  // x[ih, iw0 + ow * sw], inside the row for lo <= ow < hi
+          const float* row = col + oh * g.OW;
+          if (g.sw == 1) {
+            for (int64_t ow = lo; ow < hi; ++ow) xr[iw0 + ow] += row[ow];
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) xr[iw0 + ow * g.sw] += row[ow];
           }
         }
       }
@@ -323,6 +336,51 @@ Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
   return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
+namespace {
+// max_pool2d's window over planes images of H x W (N * C of them), the output OH x OW.
+struct PoolWindow {
+  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+PT_HOT_LOOP void max_pool_planes(const float* px, const PoolWindow& p, float* py, int32_t* pi) {
+  // torch's scan: the window's first element, then each later one that is greater or NaN.
+  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
+    if (v > best || std::isnan(v) || at < 0) {
+      best = v;
+      at = pos;
+    }
+  };
+  for (int64_t nc = 0; nc < p.planes; ++nc)
+    for (int64_t oh = 0; oh < p.OH; ++oh)
+      for (int64_t ow = 0; ow < p.OW; ++ow) {
+        float best = -std::numeric_limits<float>::infinity();
+        int64_t at = -1;
+        const int64_t ih0 = oh * p.sh - p.ph, iw0 = ow * p.sw - p.pw;
+        if (ih0 >= 0 && ih0 + (p.kh - 1) * p.dh < p.H && iw0 >= 0 && iw0 + (p.kw - 1) * p.dw < p.W) {  // inside the image
+          for (int64_t i = 0; i < p.kh; ++i)
+            for (int64_t j = 0; j < p.kw; ++j) {
+              const int64_t pos = (ih0 + i * p.dh) * p.W + iw0 + j * p.dw;
+              take(px[nc * p.H * p.W + pos], pos, best, at);
+            }
+          py[(nc * p.OH + oh) * p.OW + ow] = best;
+          pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
+          continue;
+        }
+        for (int64_t i = 0; i < p.kh; ++i) {
+          const int64_t ih = oh * p.sh - p.ph + i * p.dh;
+          if (ih < 0 || ih >= p.H) continue;
+          for (int64_t j = 0; j < p.kw; ++j) {
+            const int64_t iw = ow * p.sw - p.pw + j * p.dw;
+            if (iw < 0 || iw >= p.W) continue;
+            take(px[(nc * p.H + ih) * p.W + iw], ih * p.W + iw, best, at);
+          }
+        }
+        py[(nc * p.OH + oh) * p.OW + ow] = best;
+        pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
+      }
+}
+}  // namespace
+
 MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride,
                                       const IntList& padding, const IntList& dilation, bool ceil_mode) {
   const char* op = "max_pool2d";
@@ -353,41 +411,7 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   const float* px = x.data<float>();
   float* py = y.data<float>();
   int32_t* pi = indices.data<int32_t>();
-  // torch's scan: the window's first element, then each later one that is greater or NaN.
-  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
-    if (v > best || std::isnan(v) || at < 0) {
-      best = v;
-      at = pos;
-    }
-  };
-  for (int64_t nc = 0; nc < N * C; ++nc)
-    for (int64_t oh = 0; oh < OH; ++oh)
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        float best = -std::numeric_limits<float>::infinity();
-        int64_t at = -1;
-        const int64_t ih0 = oh * sh - ph, iw0 = ow * sw - pw;
-        if (ih0 >= 0 && ih0 + (kh - 1) * dh < H && iw0 >= 0 && iw0 + (kw - 1) * dw < W) {  // inside the image
-          for (int64_t i = 0; i < kh; ++i)
-            for (int64_t j = 0; j < kw; ++j) {
-              const int64_t pos = (ih0 + i * dh) * W + iw0 + j * dw;
-              take(px[nc * H * W + pos], pos, best, at);
-            }
-          py[(nc * OH + oh) * OW + ow] = best;
-          pi[(nc * OH + oh) * OW + ow] = static_cast<int32_t>(at);
-          continue;
-        }
-        for (int64_t i = 0; i < kh; ++i) {
-          const int64_t ih = oh * sh - ph + i * dh;
-          if (ih < 0 || ih >= H) continue;
-          for (int64_t j = 0; j < kw; ++j) {
-            const int64_t iw = ow * sw - pw + j * dw;
-            if (iw < 0 || iw >= W) continue;
-            take(px[(nc * H + ih) * W + iw], ih * W + iw, best, at);
-          }
-        }
-        py[(nc * OH + oh) * OW + ow] = best;
-        pi[(nc * OH + oh) * OW + ow] = static_cast<int32_t>(at);
-      }
+  max_pool_planes(px, {N * C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw}, py, pi);
   return {y, indices};
 }
 
