@@ -106,7 +106,7 @@ using HistcAMinMaxFn = AMinMax(const float* x, size_t n, HistcRange range, uint3
 extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 
 // ---- f32_gemm: C += A · B in float32, each output's sum taken in k order ------------------------------
-// The matrix product behind conv2d (forward and both gradients, over im2col's columns) and linear.
+// The matrix product behind the gradients of conv2d (over im2col's columns) and linear.
 // C is M x N with row stride ldc; B is K x N with row stride ldb; A is M x K read through two strides,
 // A[m, k] = A[m · a_row + k · a_col], so one kernel takes A as stored (a_row = K, a_col = 1) or
 // transposed (a_row = 1, a_col = M). Every output is one float32 chain, the reference's loop:

@@ -2,7 +2,8 @@
 // (engine/train/autograd.h) differentiates, the gradient of its inputs given the gradient `grad` of
 // its output, with the formulas of torch's tools/autograd/derivatives.yaml and the ATen backward
 // kernels named on each. Like ops.h: small pure functions, sums accumulated in double and rounded once
-// (the matrix products of conv2d and linear in float32 on kernels::f32_gemm, as ops.h says), typed
+// (the matrix products of conv2d and linear in float32 on kernels::f32_gemm: one chain per output, the
+// terms in a fixed order, engine/kernels/kernels.h), typed
 // errors for shapes that do not fit.
 //
 //   Tensor dx = pt::ops::conv2d_backward_input(grad, w, x.shape(), {1}, {1}, {1}, 1);
