@@ -8,6 +8,12 @@
 // runs its first cells. A kernel marked PT_HOT_LOOP stays a small function, so it alone is optimised.
 //
 //   namespace { PT_HOT_LOOP void scale_into(const float* x, float s, float* y, int64_t n) { ... } }
+//
+// A hot loop also stays free of calls that may throw. With Emscripten's exceptions (-fexceptions), a call
+// that may throw, made from a function that has something to clean up (a vector, a Tensor), goes out to a
+// JavaScript invoke_* wrapper and back: some hundred nanoseconds per call. So a loop takes its pointers
+// before it starts (Tensor::data<T>() checks the dtype and may throw), and the kernels of engine/kernels/
+// are noexcept.
 #pragma once
 
 #define PT_HOT_LOOP [[gnu::noinline]]

@@ -90,9 +90,8 @@ int64_t Tensor::size(int64_t d) const {
   return shape_[static_cast<size_t>(d < 0 ? d + n : d)];
 }
 
-void Tensor::check_dtype(DType want) const {
-  if (want != dtype_)
-    throw TypeError(std::string("expected a ") + dtype_name(want) + " tensor, got " + dtype_name(dtype_));
+void Tensor::throw_dtype_mismatch(DType want) const {
+  throw TypeError(std::string("expected a ") + dtype_name(want) + " tensor, got " + dtype_name(dtype_));
 }
 
 Tensor Tensor::clone() const {

@@ -83,7 +83,12 @@ class Tensor {
   bool same_storage(const Tensor& other) const { return storage_ == other.storage_; }
 
  private:
-  void check_dtype(DType want) const;
+  // Inline, so that data<T>() is a compare and only a mismatch calls out to throw (engine/core/hot.h: in
+  // wasm a call that may throw costs a trip through JavaScript).
+  void check_dtype(DType want) const {
+    if (want != dtype_) [[unlikely]] throw_dtype_mismatch(want);
+  }
+  [[noreturn]] void throw_dtype_mismatch(DType want) const;
   DType dtype_ = DType::Float32;
   Shape shape_{0};
   int64_t numel_ = 0;

@@ -16,7 +16,8 @@
 //                  natively through simde (kernels/simd128.h), so native tests, sanitizers and
 //                  fuzzers run the code the browser runs;
 //   x86 variants (avx2.cpp, ...) may be added for native builds; none exist yet.
-// Every variant returns the reference's bits on every input — NaN, ±inf, −0, subnormals, any size —
+// A kernel never throws (its type says noexcept, so a call from a function with cleanups stays inside
+// wasm: engine/core/hot.h). Every variant returns the reference's bits on every input — NaN, ±inf, −0, subnormals, any size —
 // which tests/engine/kernels/ checks in both builds. Variants are listed in registry.cpp from the
 // reference (first) to the one this build calls (last); wasm has no run-time feature detection (a
 // module that holds one SIMD instruction needs SIMD128), so the choice is made when compiling. A
@@ -46,12 +47,13 @@ template <typename Fn> struct Variant {
 };
 
 template <typename Fn> struct Kernel;
-template <typename R, typename... A> struct Kernel<R(A...)> {
+template <typename R, typename... A, bool Nothrow> struct Kernel<R(A...) noexcept(Nothrow)> {
+  using Fn = R(A...) noexcept(Nothrow);
   std::string_view name;
-  std::span<const Variant<R(A...)>> variants;  // [0] the scalar reference, back() what this build runs
+  std::span<const Variant<Fn>> variants;  // [0] the scalar reference, back() what this build runs
 
-  R operator()(A... a) const { return variants.back().fn(a...); }  // the dispatch point
-  const Variant<R(A...)>& reference() const { return variants.front(); }
+  R operator()(A... a) const noexcept(Nothrow) { return variants.back().fn(a...); }  // the dispatch point
+  const Variant<Fn>& reference() const { return variants.front(); }
 };
 
 // The names of every kernel in the room (registry.cpp), so the tester can check it covers them all.
@@ -78,7 +80,7 @@ struct AMinMax {
     return {min == 0.0f ? 0.0f : min, max == 0.0f ? 0.0f : max, nan};
   }
 };
-using AMinMaxFn = AMinMax(const float* x, size_t n);
+using AMinMaxFn = AMinMax(const float* x, size_t n) noexcept;
 extern const Kernel<AMinMaxFn> f32_aminmax;
 
 // ---- f32_histc_aminmax: torch.histc's bin counts and aminmax, in one pass ---------------------------
@@ -100,7 +102,7 @@ struct HistcRange {
     return q >= fbins ? bins - 1 : std::min(static_cast<int64_t>(q), bins - 1);
   }
 };
-using HistcAMinMaxFn = AMinMax(const float* x, size_t n, HistcRange range, uint32_t* counts);
+using HistcAMinMaxFn = AMinMax(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept;
 extern const Kernel<HistcAMinMaxFn> f32_histc_aminmax;
 
 
@@ -230,5 +232,28 @@ extern const Kernel<Q8MaxFn> q8_max;
 // (int8.mean, one call per plane; XNNPACK's global average pooling sums the same way before requantizing).
 using Q8SumFn = int32_t(const uint8_t* x, size_t n, bool is_signed);
 extern const Kernel<Q8SumFn> q8_sum;
+// ---- f32_gemm: C += A · B in float32, each output's sum taken in k order ------------------------------
+// The matrix product behind the gradients of conv2d (over im2col's columns) and linear.
+// C is M x N with row stride ldc; B is K x N with row stride ldb; A is M x K read through two strides,
+// A[m, k] = A[m · a_row + k · a_col], so one kernel takes A as stored (a_row = K, a_col = 1) or
+// transposed (a_row = 1, a_col = M). Every output is one float32 chain, the reference's loop:
+//   c = accumulate ? C[m, n] : +0;  for k = 0 .. K - 1:  c = c + A[m, k] · B[k, n]
+//   (product rounded, then the sum);  C[m, n] = c
+// so a variant may visit the outputs in any tiling and vectorise across m or n, but never splits or
+// reorders a chain (no fused multiply-add: SIMD128 has none, and the build does not contract a·b + c).
+// A caller that wants a bias writes it into C first and accumulates; without, C need not be cleared. NaN payloads are not part of the
+// contract (a NaN anywhere in a chain gives some NaN); every other bit is, ±0 and subnormals included.
+struct GemmArgs {
+  size_t M, N, K;
+  const float* A;
+  size_t a_row, a_col;
+  const float* B;
+  size_t ldb;
+  float* C;
+  size_t ldc;
+  bool accumulate;  // start each chain at C's value (true) or at +0 (false: C is only written)
+};
+using GemmFn = void(const GemmArgs& g) noexcept;
+extern const Kernel<GemmFn> f32_gemm;
 
 }  // namespace pt::kernels

@@ -48,6 +48,12 @@ constexpr Variant<Q8SumFn> q8_sum_variants[] = {
     {"wasmsimd", q8_sum__wasmsimd, 16},
 };
 
+// ---- float kernels for training and the float graph (f32_gemm) ----
+constexpr Variant<GemmFn> gemm_variants[] = {
+    {"scalar", f32_gemm__scalar, 1},
+    {"wasmsimd", f32_gemm__wasmsimd, 8},
+};
+
 }  // namespace
 
 const Kernel<AMinMaxFn> f32_aminmax{"f32_aminmax", aminmax_variants};
@@ -60,9 +66,11 @@ const Kernel<Q8AddFn> q8_add{"q8_add", q8_add_variants};
 const Kernel<Q8MaxFn> q8_max{"q8_max", q8_max_variants};
 const Kernel<Q8SumFn> q8_sum{"q8_sum", q8_sum_variants};
 
+const Kernel<GemmFn> f32_gemm{"f32_gemm", gemm_variants};
+
 std::vector<std::string_view> kernel_names() {
-  return {f32_aminmax.name,    f32_histc_aminmax.name, i16_gemm.name, i16_pack_pairs.name,
-          i32_requantize.name, q8_add.name,            q8_max.name,   q8_sum.name};
+  return {f32_aminmax.name, f32_histc_aminmax.name, f32_gemm.name, i16_gemm.name,
+          i16_pack_pairs.name, i32_requantize.name, q8_add.name, q8_max.name, q8_sum.name};
 }
 
 }  // namespace pt::kernels

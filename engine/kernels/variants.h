@@ -6,11 +6,14 @@
 
 namespace pt::kernels {
 
-AMinMax f32_aminmax__scalar(const float* x, size_t n);
-AMinMax f32_aminmax__wasmsimd(const float* x, size_t n);
+AMinMax f32_aminmax__scalar(const float* x, size_t n) noexcept;
+AMinMax f32_aminmax__wasmsimd(const float* x, size_t n) noexcept;
 
-AMinMax f32_histc_aminmax__scalar(const float* x, size_t n, HistcRange range, uint32_t* counts);
-AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, uint32_t* counts);
+AMinMax f32_histc_aminmax__scalar(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept;
+AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept;
+
+void f32_gemm__scalar(const GemmArgs& g) noexcept;
+void f32_gemm__wasmsimd(const GemmArgs& g) noexcept;
 
 // ---- integer kernels ----
 void i16_gemm__scalar(const I16Gemm& g);

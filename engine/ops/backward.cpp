@@ -1,4 +1,4 @@
-// backward.cpp — the reference backward ops declared in backward.h, and the reference GEMMs of gemm.h.
+// backward.cpp — the reference backward ops declared in backward.h.
 #include "ops/backward.h"
 
 #include <algorithm>
@@ -6,45 +6,10 @@
 #include <string>
 
 #include "core/hot.h"
-#include "ops/gemm.h"
+#include "kernels/kernels.h"
 #include "ops/im2col.h"
 
 namespace pt::ops {
-
-// ---- gemm.h -----------------------------------------------------------------------------------------
-
-namespace {
-// C += A · B with A read through strides (A[m, k] = A[m * am + k * ak]): gemm_nn and gemm_tn.
-PT_HOT_LOOP void gemm_strided_a(int64_t M, int64_t N, int64_t K, const float* A, int64_t am, int64_t ak,
-                                const float* B, double* C) {
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t k = 0; k < K; ++k) {
-      const double a = A[m * am + k * ak];
-      const float* b = B + k * N;
-      double* c = C + m * N;
-      for (int64_t n = 0; n < N; ++n) c[n] += a * b[n];
-    }
-}
-}  // namespace
-
-void gemm_nn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
-  gemm_strided_a(M, N, K, A, K, 1, B, C);
-}
-
-void gemm_tn(int64_t M, int64_t N, int64_t K, const float* A, const float* B, double* C) {
-  gemm_strided_a(M, N, K, A, 1, M, B, C);
-}
-
-PT_HOT_LOOP void gemm_nt(int64_t M, int64_t N, int64_t K, const float* A, const double* B, double* C) {
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      const float* a = A + m * K;
-      const double* b = B + n * K;
-      double acc = 0;
-      for (int64_t k = 0; k < K; ++k) acc += a[k] * b[k];
-      C[m * N + n] += acc;
-    }
-}
 
 namespace {
 
@@ -79,35 +44,52 @@ int64_t rows_of(const Tensor& t) { return t.dim() ? t.numel() / std::max<int64_t
 
 // ---- conv2d and linear --------------------------------------------------------------------------------
 
+// Per image and group, through kernels::f32_gemm (one float32 chain per output, see each function):
+//   input:  columns' gradient = weightᵀ · grad  (a chain over the group's Og output channels), then
+//           col2im adds each column into the image's gradient (float, col2im's order);
+//   weight: weightᵀ's gradient = columns · gradᵀ (a chain over the P output positions of one image);
+//           the images' partial gradients are summed in double and rounded once.
 Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Shape& input_shape, const IntList& stride,
                              const IntList& padding, const IntList& dilation, int64_t groups) {
   const ConvGeometry g = conv2d_geometry(input_shape, weight.shape(), stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
-  const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<double> dx(static_cast<size_t>(g.N * g.C * g.H * g.W), 0.0), cols(static_cast<size_t>(K * P));
+  const size_t K = g.K(), P = g.P(), Og = g.Og();
+  Tensor dx = Tensor::zeros(input_shape);
+  std::vector<float> cols(g.pointwise() ? 0 : K * P);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      std::fill(cols.begin(), cols.end(), 0.0);
-      gemm_tn(K, P, Og, weight.data<float>() + grp * Og * K, grad.data<float>() + (n * g.O + grp * Og) * P, cols.data());
-      col2im(cols.data(), g, dx.data() + (n * g.C + grp * g.Cg) * g.H * g.W);
+      float* dx_ng = dx.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W;
+      float* dcols = g.pointwise() ? dx_ng : cols.data();  // 1x1: the columns are the image
+      kernels::f32_gemm({K, P, Og, weight.data<float>() + grp * Og * K, 1, K, grad.data<float>() + (n * g.O + grp * Og) * P,
+                         P, dcols, P, false});
+      if (!g.pointwise()) col2im(dcols, g, dx_ng);
     }
-  return from_double(input_shape, dx);
+  return dx;
 }
 
 Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Shape& weight_shape,
                               const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups) {
   const ConvGeometry g = conv2d_geometry(input.shape(), weight_shape, stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
-  const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<double> dw(static_cast<size_t>(g.O * K), 0.0), cols(static_cast<size_t>(K * P));
+  const size_t K = g.K(), P = g.P(), Og = g.Og();
+  std::vector<double> dw(static_cast<size_t>(g.O) * K, 0.0);
+  std::vector<float> scratch(g.pointwise() ? 0 : K * P), grad_t(P * Og), part(K * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols.data());
-      gemm_nt(Og, K, P, grad.data<float>() + (n * g.O + grp * Og) * P, cols.data(), dw.data() + grp * Og * K);
+      const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      const float* gr = grad.data<float>() + (n * g.O + grp * Og) * P;
+      for (size_t o = 0; o < Og; ++o)
+        for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];
+      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.data(), Og, part.data(), Og, false});
+      double* dw_g = dw.data() + grp * Og * K;
+      for (size_t k = 0; k < K; ++k)
+        for (size_t o = 0; o < Og; ++o) dw_g[o * K + k] += part[k * Og + o];
     }
   return from_double(weight_shape, dw);
 }
 
+// linear through kernels::f32_gemm: grad · weight (a float32 chain over the output features) and
+// gradᵀ · input (a chain over the rows).
 Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
   if (weight.dim() != 2) throw RuntimeError("linear_backward: expected weight [out, in], got " + shape_str(weight.shape()));
   const int64_t out = weight.size(0), in = weight.size(1);
@@ -115,11 +97,12 @@ Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
     throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match weight " +
                        shape_str(weight.shape()));
   const int64_t R = rows_of(grad);
-  std::vector<double> dx(static_cast<size_t>(R * in), 0.0);
-  gemm_nn(R, in, out, grad.data<float>(), weight.data<float>(), dx.data());
   Shape shape = grad.shape();
   shape.back() = in;
-  return from_double(shape, dx);
+  Tensor dx = Tensor::empty(shape);
+  kernels::f32_gemm({size_t(R), size_t(in), size_t(out), grad.data<float>(), size_t(out), 1, weight.data<float>(), size_t(in),
+                     dx.data<float>(), size_t(in), false});
+  return dx;
 }
 
 Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
@@ -127,9 +110,10 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
     throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match input " +
                        shape_str(input.shape()));
   const int64_t out = grad.size(-1), in = input.size(-1), R = rows_of(grad);
-  std::vector<double> dw(static_cast<size_t>(out * in), 0.0);
-  gemm_tn(out, in, R, grad.data<float>(), input.data<float>(), dw.data());
-  return from_double({out, in}, dw);
+  Tensor dw = Tensor::empty({out, in});
+  kernels::f32_gemm({size_t(out), size_t(in), size_t(R), grad.data<float>(), 1, size_t(out), input.data<float>(), size_t(in),
+                     dw.data<float>(), size_t(in), false});
+  return dw;
 }
 
 // ---- reductions and broadcasting ------------------------------------------------------------------------
@@ -276,6 +260,8 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
   Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty({C}), db = Tensor::empty({C});
   const float* px = x.data<float>();
   const float* pg = grad.data<float>();
+  const float* pw = weight ? weight->data<float>() : nullptr;
+  float* pdx = dx.data<float>();
   for (int64_t k = 0; k < C; ++k) {
     double sum = 0, dotp = 0;
     for (int64_t b = 0; b < N; ++b)
@@ -284,7 +270,7 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
         sum += pg[at];
         dotp += (static_cast<double>(px[at]) - mean[k]) * pg[at];
       }
-    const double w = weight ? weight->data<float>()[k] : 1.0, is = invstd[k];
+    const double w = pw ? pw[k] : 1.0, is = invstd[k];
     dw.data<float>()[k] = static_cast<float>(dotp * is);
     db.data<float>()[k] = static_cast<float>(sum);
     if (!need_input) continue;
@@ -294,7 +280,7 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
       for (int64_t i = 0; i < inner; ++i) {
         const int64_t at = (b * C + k) * inner + i;
         const double centred = static_cast<double>(px[at]) - mean[k];
-        dx.data<float>()[at] = static_cast<float>((pg[at] - grad_mean - centred * proj) * is * w);
+        pdx[at] = static_cast<float>((pg[at] - grad_mean - centred * proj) * is * w);
       }
   }
   if (need_input) out.input = dx;

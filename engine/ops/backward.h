@@ -1,15 +1,14 @@
 // backward.h — float32 reference backward ops: for each forward op of ops.h that autograd
 // (engine/train/autograd.h) differentiates, the gradient of its inputs given the gradient `grad` of
 // its output, with the formulas of torch's tools/autograd/derivatives.yaml and the ATen backward
-// kernels named on each. Like ops.h: small pure functions, sums accumulated in double and rounded once,
-// typed errors for shapes that do not fit.
+// kernels named on each. Like ops.h: small pure functions, sums accumulated in double and rounded once
+// (the matrix products of conv2d and linear in float32 on kernels::f32_gemm: one chain per output, the
+// terms in a fixed order, engine/kernels/kernels.h), typed
+// errors for shapes that do not fit.
 //
 //   Tensor dx = pt::ops::conv2d_backward_input(grad, w, x.shape(), {1}, {1}, {1}, 1);
 //   Tensor dw = pt::ops::conv2d_backward_weight(grad, x, w.shape(), {1}, {1}, {1}, 1);
 //   Tensor db = pt::ops::sum_to(grad, {w.size(0), 1, 1}).reshape({w.size(0)});
-//
-// conv2d and linear spend their time in the three matrix products of ops/gemm.h; a faster kernel
-// replaces those without touching this file or autograd.
 #pragma once
 #include <optional>
 #include <vector>

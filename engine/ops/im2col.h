@@ -1,9 +1,10 @@
 // im2col.h — the geometry of one conv2d call and the im2col / col2im transforms that turn it into
-// matrix products; shared by the forward conv2d (ops.cpp) and its backward (backward.cpp).
+// matrix products (kernels::f32_gemm); shared by the forward conv2d (ops.cpp) and its backward
+// (backward.cpp).
 //
 //   pt::ops::ConvGeometry g = pt::ops::conv2d_geometry(input.shape(), weight.shape(), stride, padding,
 //                                                       dilation, groups);   // checks, as conv2d
-//   im2col(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols);   // cols[(c, kh, kw)][(oh, ow)], K x P
+//   const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch);   // K x P
 //   col2im(cols, g, dx + ...);                                  // the adjoint: adds each column back
 //
 // K = Cg * KH * KW rows (one per weight element of an output channel), P = OH * OW columns (one per
@@ -24,6 +25,8 @@ struct ConvGeometry {
   int64_t K() const { return Cg * KH * KW; }
   int64_t P() const { return OH * OW; }
   int64_t Og() const { return O / groups; }
+  // A 1x1 window at stride 1 without padding: the image's channels already are its columns.
+  bool pointwise() const { return KH == 1 && KW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0; }
 };
 
 // Validates a conv2d call's shapes and hyper-parameters (RuntimeError naming the argument, the messages
@@ -31,9 +34,12 @@ struct ConvGeometry {
 ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntList& stride, const IntList& padding,
                              const IntList& dilation, int64_t groups);
 
-// One image's group of Cg channels (x points at its first channel) as K x P columns.
-void im2col(const float* x, const ConvGeometry& g, double* cols);
-// The adjoint of im2col: x[c, ih, iw] += cols[(c, kh, kw)][(oh, ow)] for every window position inside the image.
-void col2im(const double* cols, const ConvGeometry& g, double* x);
+// One image's group of Cg channels (x points at its first channel) as K x P columns, written to cols.
+void im2col(const float* x, const ConvGeometry& g, float* cols);
+// The same columns: x itself when g is pointwise(), else im2col into scratch (K x P floats) and scratch.
+const float* columns(const float* x, const ConvGeometry& g, float* scratch);
+// The adjoint of im2col: x[c, ih, iw] += cols[(c, kh, kw)][(oh, ow)] for every window position inside
+// the image, in float, in the order of the loops (c, kh, kw, oh, ow).
+void col2im(const float* cols, const ConvGeometry& g, float* x);
 
 }  // namespace pt::ops

@@ -72,20 +72,47 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
     if (da >= 0) { sa[d] = a.shape()[da] == 1 ? 0 : ra; ra *= a.shape()[da]; }
     if (db >= 0) { sb[d] = b.shape()[db] == 1 ? 0 : rb; rb *= b.shape()[db]; }
   }
+  // Merge adjacent dims that a and b both step through as one (an outer stride equal to the inner
+  // stride times the inner size, 0 == 0 for broadcast ones) and drop size-1 dims, innermost first:
+  // [N, C, H, W] with [C, 1, 1] becomes [H·W] (strides 1 and 0) inside [C] inside [N].
+  std::vector<int64_t> dims, ca, cb;
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    if (out[d] == 1) continue;
+    if (!dims.empty() && sa[d] == ca.back() * dims.back() && sb[d] == cb.back() * dims.back()) {
+      dims.back() *= out[d];
+      continue;
+    }
+    dims.push_back(out[d]);
+    ca.push_back(sa[d]);
+    cb.push_back(sb[d]);
+  }
+  if (dims.empty()) dims = {1}, ca = {0}, cb = {0};
   Tensor y = Tensor::empty(out);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* py = y.data<float>();
-  std::vector<int64_t> idx(nd, 0);
+  const int64_t len = dims[0];
+  std::vector<int64_t> idx(dims.size(), 0);
   int64_t ia = 0, ib = 0;
-  for (int64_t i = 0; i < y.numel(); ++i) {
-    py[i] = f(pa[ia], pb[ib]);
-    for (int64_t d = nd - 1; d >= 0; --d) {  // odometer increment
-      ia += sa[d];
-      ib += sb[d];
-      if (++idx[d] < out[d]) break;
-      ia -= sa[d] * out[d];
-      ib -= sb[d] * out[d];
+  for (int64_t i = 0; i < y.numel(); i += len) {
+    const float* qa = pa + ia;
+    const float* qb = pb + ib;
+    float* qy = py + i;
+    if (ca[0] == 1 && cb[0] == 1) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j], qb[j]);
+    } else if (ca[0] == 1 && cb[0] == 0) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j], qb[0]);
+    } else if (ca[0] == 0 && cb[0] == 1) {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[0], qb[j]);
+    } else {
+      for (int64_t j = 0; j < len; ++j) qy[j] = f(qa[j * ca[0]], qb[j * cb[0]]);
+    }
+    for (size_t d = 1; d < dims.size(); ++d) {  // odometer increment over the outer dims
+      ia += ca[d];
+      ib += cb[d];
+      if (++idx[d] < dims[d]) break;
+      ia -= ca[d] * dims[d];
+      ib -= cb[d] * dims[d];
       idx[d] = 0;
     }
   }
@@ -109,38 +136,97 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-// One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)].
-PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, double* cols) {
+namespace {
+// The output columns ow whose input column iw = iw0 + ow * sw of window column kw lies inside the image:
+// lo <= ow < hi.
+struct ColumnRange {
+  int64_t iw0, lo, hi;
+};
+ColumnRange column_range(const ConvGeometry& g, int64_t kw) {
+  const int64_t iw0 = kw * g.dw - g.pw;
+  const int64_t lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + g.sw - 1) / g.sw, 0, g.OW);
+  const int64_t hi = std::clamp<int64_t>(g.W - iw0 <= 0 ? 0 : (g.W - iw0 + g.sw - 1) / g.sw, lo, g.OW);
+  return {iw0, lo, hi};
+}
+
+// One column row of a stride-1 convolution whose output is as wide as its input (a "same" padding):
+// the plane shifted by (ih0, iw0) as one copy, then zeros where the window hangs over an edge
+// (rows outside [0, H), columns outside [lo, hi)).
+void shifted_plane(const float* xc, const ConvGeometry& g, int64_t ih0, int64_t iw0, int64_t lo, int64_t hi,
+                   float* col) {
+  const int64_t W = g.W, plane = g.H * g.W;
+  const int64_t oh_lo = std::clamp<int64_t>(-ih0, 0, g.OH), oh_hi = std::clamp<int64_t>(g.H - ih0, oh_lo, g.OH);
+  std::fill(col, col + oh_lo * W, 0.0f);
+  std::fill(col + oh_hi * W, col + g.OH * W, 0.0f);
+  const int64_t shift = ih0 * W + iw0;  // col[i] = xc[i + shift] inside the rows oh_lo .. oh_hi - 1
+  const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
+  const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
+  if (s0 < s1) std::copy(xc + s0 + shift, xc + s1 + shift, col + s0);
+  for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
+    float* row = col + oh * W;
+    std::fill(row, row + lo, 0.0f);
+    std::fill(row + hi, row + W, 0.0f);
+  }
+}
+}  // namespace
+
+// One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)]. A row of
+// the window with stride 1 and dilation 1 is a copy of part of an input row, zeros on either side.
+PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
   const int64_t P = g.OH * g.OW;
   for (int64_t c = 0; c < g.Cg; ++c) {
     const float* xc = x + c * g.H * g.W;
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const auto [iw0, lo, hi] = column_range(g, kw);
+        if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
+          shifted_plane(xc, g, kh * g.dh - g.ph, iw0, lo, hi, col);
+          continue;
+        }
         for (int64_t oh = 0; oh < g.OH; ++oh) {
+          float* row = col + oh * g.OW;
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-          for (int64_t ow = 0; ow < g.OW; ++ow) {
-            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-            col[oh * g.OW + ow] = (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) ? 0.0 : xc[ih * g.W + iw];
+          if (ih < 0 || ih >= g.H) {
+            std::fill(row, row + g.OW, 0.0f);
+            continue;
           }
+          const float* xr = xc + ih * g.W;
+          std::fill(row, row + lo, 0.0f);
+          if (g.sw == 1) {
+            std::copy(xr + iw0 + lo, xr + iw0 + hi, row + lo);
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) row[ow] = xr[iw0 + ow * g.sw];
+          }
+          std::fill(row + hi, row + g.OW, 0.0f);
         }
       }
   }
 }
 
-PT_HOT_LOOP void col2im(const double* cols, const ConvGeometry& g, double* x) {
+const float* columns(const float* x, const ConvGeometry& g, float* scratch) {
+  if (g.pointwise()) return x;
+  im2col(x, g, scratch);
+  return scratch;
+}
+
+PT_HOT_LOOP void col2im(const float* cols, const ConvGeometry& g, float* x) {
   const int64_t P = g.OH * g.OW;
   for (int64_t c = 0; c < g.Cg; ++c) {
-    double* xc = x + c * g.H * g.W;
+    float* xc = x + c * g.H * g.W;
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        const double* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+        const auto [iw0, lo, hi] = column_range(g, kw);
         for (int64_t oh = 0; oh < g.OH; ++oh) {
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
           if (ih < 0 || ih >= g.H) continue;
-          for (int64_t ow = 0; ow < g.OW; ++ow) {
-            const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-            if (iw >= 0 && iw < g.W) xc[ih * g.W + iw] += col[oh * g.OW + ow];
+          float* xr = xc + ih * g.W;  // x[ih, iw0 + ow * sw], inside the row for lo <= ow < hi
+          const float* row = col + oh * g.OW;
+          if (g.sw == 1) {
+            for (int64_t ow = lo; ow < hi; ++ow) xr[iw0 + ow] += row[ow];
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) xr[iw0 + ow * g.sw] += row[ow];
           }
         }
       }
@@ -149,7 +235,7 @@ PT_HOT_LOOP void col2im(const double* cols, const ConvGeometry& g, double* x) {
 
 namespace {
 // Og output planes of P positions: bias, then the K products in order, accumulated in double.
-PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, int64_t Og, int64_t K, int64_t P,
+PT_HOT_LOOP void conv_dot(const float* w, const float* b, const float* cols, int64_t Og, int64_t K, int64_t P,
                           float* out) {
   for (int64_t o = 0; o < Og; ++o) {
     const double b0 = b ? static_cast<double>(b[o]) : 0.0;
@@ -160,7 +246,7 @@ PT_HOT_LOOP void conv_dot(const float* w, const float* b, const double* cols, in
       double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
       for (int64_t k = 0; k < K; ++k) {
         const double wv = wo[k];
-        const double* col = cols + k * P + p0;
+        const float* col = cols + k * P + p0;
         for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
       }
       for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
@@ -211,15 +297,16 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
-  // im2col per image and group: cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
-  // window hits padding. Each output then accumulates bias, then k in order, in double (products
-  // of two floats are exact in double); the inner loop runs over all positions and vectorises.
+  // Per image and group: columns cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
+  // window hits padding. Each output accumulates bias, then k in order, in double and rounds once
+  // (conv_dot): the forward keeps the double contract of this file, since float32 chains moved
+  // results the graph's tests compare between two forms of a model (fold_bn) past their tolerance.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<double> cols(static_cast<size_t>(K * P));
+  std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, cols.data());
-      conv_dot(w + grp * Og * K, b ? b + grp * Og : nullptr, cols.data(), Og, K, P, out + (n * g.O + grp * Og) * P);
+      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      conv_dot(w + grp * Og * K, b ? b + grp * Og : nullptr, cols, Og, K, P, out + (n * g.O + grp * Og) * P);
     }
   return y;
 }
@@ -241,6 +328,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   Tensor y = Tensor::empty(out_shape);
   int64_t rows = 1;
   for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
+  // bias, then the input features in order, in double, rounded once (as conv2d's forward).
   const float* x = input.data<float>();
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
@@ -269,6 +357,51 @@ Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
   const float lo = static_cast<float>(min_val), hi = static_cast<float>(max_val);
   return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
+
+namespace {
+// max_pool2d's window over planes images of H x W (N * C of them), the output OH x OW.
+struct PoolWindow {
+  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+PT_HOT_LOOP void max_pool_planes(const float* px, const PoolWindow& p, float* py, int32_t* pi) {
+  // torch's scan: the window's first element, then each later one that is greater or NaN.
+  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
+    if (v > best || std::isnan(v) || at < 0) {
+      best = v;
+      at = pos;
+    }
+  };
+  for (int64_t nc = 0; nc < p.planes; ++nc)
+    for (int64_t oh = 0; oh < p.OH; ++oh)
+      for (int64_t ow = 0; ow < p.OW; ++ow) {
+        float best = -std::numeric_limits<float>::infinity();
+        int64_t at = -1;
+        const int64_t ih0 = oh * p.sh - p.ph, iw0 = ow * p.sw - p.pw;
+        if (ih0 >= 0 && ih0 + (p.kh - 1) * p.dh < p.H && iw0 >= 0 && iw0 + (p.kw - 1) * p.dw < p.W) {  // inside the image
+          for (int64_t i = 0; i < p.kh; ++i)
+            for (int64_t j = 0; j < p.kw; ++j) {
+              const int64_t pos = (ih0 + i * p.dh) * p.W + iw0 + j * p.dw;
+              take(px[nc * p.H * p.W + pos], pos, best, at);
+            }
+          py[(nc * p.OH + oh) * p.OW + ow] = best;
+          pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
+          continue;
+        }
+        for (int64_t i = 0; i < p.kh; ++i) {
+          const int64_t ih = oh * p.sh - p.ph + i * p.dh;
+          if (ih < 0 || ih >= p.H) continue;
+          for (int64_t j = 0; j < p.kw; ++j) {
+            const int64_t iw = ow * p.sw - p.pw + j * p.dw;
+            if (iw < 0 || iw >= p.W) continue;
+            take(px[(nc * p.H + ih) * p.W + iw], ih * p.W + iw, best, at);
+          }
+        }
+        py[(nc * p.OH + oh) * p.OW + ow] = best;
+        pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
+      }
+}
+}  // namespace
 
 MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride,
                                       const IntList& padding, const IntList& dilation, bool ceil_mode) {
@@ -300,27 +433,7 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   const float* px = x.data<float>();
   float* py = y.data<float>();
   int32_t* pi = indices.data<int32_t>();
-  for (int64_t nc = 0; nc < N * C; ++nc)
-    for (int64_t oh = 0; oh < OH; ++oh)
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        float best = -std::numeric_limits<float>::infinity();
-        int64_t at = -1;
-        for (int64_t i = 0; i < kh; ++i) {
-          const int64_t ih = oh * sh - ph + i * dh;
-          if (ih < 0 || ih >= H) continue;
-          for (int64_t j = 0; j < kw; ++j) {
-            const int64_t iw = ow * sw - pw + j * dw;
-            if (iw < 0 || iw >= W) continue;
-            const float v = px[(nc * H + ih) * W + iw];
-            if (v > best || std::isnan(v) || at < 0) {  // torch starts at the first in-window element
-              best = v;
-              at = ih * W + iw;
-            }
-          }
-        }
-        py[(nc * OH + oh) * OW + ow] = best;
-        pi[(nc * OH + oh) * OW + ow] = static_cast<int32_t>(at);
-      }
+  max_pool_planes(px, {N * C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw}, py, pi);
   return {y, indices};
 }
 

@@ -4,7 +4,8 @@
 // parameters, spelled as in the aten schema) and returns a new tensor; nothing is mutated (except the
 // running stats batch_norm_training updates, as torch does). They match
 // torch's CPU results within float rounding (sums are accumulated in double and rounded once, so the
-// engine is at least as close to the exact value as torch). Shapes and dtypes are checked first:
+// engine is at least as close to the exact value as torch; the backward's matrix products, ops/
+// backward.h, run in float32 on kernels::f32_gemm). Shapes and dtypes are checked first:
 // a mismatch throws pt::RuntimeError (shapes, as torch does) or pt::TypeError (dtype), and the
 // message starts with the op name, e.g. "conv2d: expected input with 8 channels ...".
 //

@@ -228,6 +228,22 @@ int64_t upper_bound(const std::vector<float>& bd, float v) {
   return start;
 }
 
+// upper_bound over boundaries that are sorted (no NaN): the number of boundaries <= v, which every
+// search finds alike, so it may walk from the previous answer (at) when the queries come in order.
+int64_t upper_bound_from(const std::vector<float>& bd, float v, int64_t at) {
+  if (v != v) return upper_bound(bd, v);
+  const int64_t n = static_cast<int64_t>(bd.size());
+  while (at < n && bd[at] <= v) ++at;
+  while (at > 0 && bd[at - 1] > v) --at;
+  return at;
+}
+
+bool sorted_without_nan(const std::vector<float>& v) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!(v[i] == v[i]) || (i > 0 && !(v[i - 1] <= v[i]))) return false;
+  return true;
+}
+
 // _upscale_histogram: every old bin split into 16 sub-bins of count/16 at their midpoints,
 // re-binned into the new range (bucketize − 1, clamped) by a float32 weighted bincount.
 PT_HOT_LOOP std::vector<float> upscale(const float* orig, int64_t bins, float omin, float omax, float umin, float umax) {
@@ -236,9 +252,13 @@ PT_HOT_LOOP std::vector<float> upscale(const float* orig, int64_t bins, float om
   const float half_bin = 0.5f * bin_size;
   const Linspace mids(omin, omax, fine + 1);
   const std::vector<float> bounds = linspace(umin, umax, bins + 1);
+  const bool walk = sorted_without_nan(bounds);
   std::vector<float> out(static_cast<size_t>(bins), 0.0f);
+  int64_t at = 0;
   for (int64_t j = 0; j < fine; ++j) {
-    const int64_t bucket = std::clamp<int64_t>(upper_bound(bounds, mids.at(j) + half_bin) - 1, 0, bins - 1);
+    const float v = mids.at(j) + half_bin;
+    at = walk ? upper_bound_from(bounds, v, at) : upper_bound(bounds, v);
+    const int64_t bucket = std::clamp<int64_t>(at - 1, 0, bins - 1);
     out[bucket] += orig[j / kUpsampleRate] / static_cast<float>(kUpsampleRate);
   }
   return out;

@@ -4,7 +4,7 @@
 
 namespace pt::kernels {
 
-AMinMax f32_aminmax__scalar(const float* x, size_t n) {
+AMinMax f32_aminmax__scalar(const float* x, size_t n) noexcept {
   AMinMax s;
   for (size_t i = 0; i < n; ++i) s.add(x[i]);
   return s.positive_zeros();

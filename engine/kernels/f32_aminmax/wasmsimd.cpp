@@ -5,7 +5,7 @@
 
 namespace pt::kernels {
 
-AMinMax f32_aminmax__wasmsimd(const float* x, size_t n) {
+AMinMax f32_aminmax__wasmsimd(const float* x, size_t n) noexcept {
   AMinMax4 lanes;
   size_t i = 0;
   for (; i + 4 <= n; i += 4) lanes.add(wasm_v128_load(x + i));

@@ -4,7 +4,7 @@
 
 namespace pt::kernels {
 
-AMinMax f32_histc_aminmax__scalar(const float* x, size_t n, HistcRange range, uint32_t* counts) {
+AMinMax f32_histc_aminmax__scalar(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept {
   const size_t bins = static_cast<size_t>(range.bins);
   AMinMax s;
   for (size_t i = 0; i < n; ++i) {

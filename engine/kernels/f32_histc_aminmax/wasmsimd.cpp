@@ -46,7 +46,7 @@ struct Bin4 {
 
 }  // namespace
 
-AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, uint32_t* counts) {
+AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept {
   const size_t bins = static_cast<size_t>(range.bins);
   const Bin4 bin_of(range);
   AMinMax4 lanes;

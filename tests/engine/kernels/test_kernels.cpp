@@ -229,6 +229,36 @@ kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
   std::snprintf(shape, sizeof shape, "n=%zu signed=%d", n, is_signed);
   return {shape, [=](Q8SumFn* fn) {
             return kt::Outputs{{"sum", std::vector<uint32_t>{static_cast<uint32_t>(fn(x->data(), n, is_signed))}}};
+// ---- float kernels for training and the float graph -----------------------------------------------------
+
+// Any NaN as one quiet NaN: f32_gemm leaves NaN payloads out of its contract.
+std::vector<uint32_t> words_nan_as_one(const std::vector<float>& x) {
+  std::vector<uint32_t> w(x.size());
+  for (size_t i = 0; i < x.size(); ++i) w[i] = x[i] != x[i] ? 0x7fc00000u : kt::bits(x[i]);
+  return w;
+}
+
+// n columns (above 4099: n outputs in all), 0 to 12 rows, K from the shapes conv2d and linear make and
+// small random ones; A as stored or transposed, every row stride with 0 to 2 floats of gap (the gaps of
+// C are compared too, so a write outside the matrix shows).
+kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
+  static const std::vector<size_t> depths = {0, 1, 2, 3, 4, 5, 8, 9, 16, 27, 31, 32, 144};
+  const size_t M = r.below(13);
+  const size_t N = n <= 4099 ? n : n / std::max<size_t>(M, 1);
+  const size_t K = r.chance(0.5) ? r.pick(depths) : r.below(64);
+  const bool transposed = r.chance(0.5), accumulate = r.chance(0.5);
+  const size_t a_row = transposed ? 1 : K + r.below(3), a_col = transposed ? M + r.below(3) : 1;
+  const size_t ldb = N + r.below(3), ldc = N + r.below(3);
+  auto a = std::make_shared<std::vector<float>>(kt::draw_floats(r, transposed ? K * a_col : M * a_row, kt::FloatMix::draw(r)));
+  auto b = std::make_shared<std::vector<float>>(kt::draw_floats(r, K * ldb, kt::FloatMix::draw(r)));
+  const std::vector<float> c = kt::draw_floats(r, M * ldc, kt::FloatMix::draw(r));
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "M=%zu N=%zu K=%zu a_row=%zu a_col=%zu ldb=%zu ldc=%zu accumulate=%d", M, N, K, a_row, a_col, ldb,
+                ldc, int(accumulate));
+  return {shape, [=](GemmFn* fn) {
+            std::vector<float> out = c;
+            fn({M, N, K, a->data(), a_row, a_col, b->data(), ldb, out.data(), ldc, accumulate});
+            return kt::Outputs{{"C", words_nan_as_one(out)}};
           }};
 }
 
@@ -243,11 +273,13 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(q8_add, draw_q8_add),
       kt::under_test(q8_max, draw_q8_max),
       kt::under_test(q8_sum, draw_q8_sum),
+      // float kernels for training and the float graph
+      kt::under_test(f32_gemm, draw_gemm),
   };
 }
 
 // The scalar result with one bit flipped in one element: the last count, from 1000 elements on.
-AMinMax broken_histc_aminmax(const float* x, size_t n, HistcRange range, uint32_t* counts) {
+AMinMax broken_histc_aminmax(const float* x, size_t n, HistcRange range, uint32_t* counts) noexcept {
   const AMinMax s = f32_histc_aminmax.reference().fn(x, n, range, counts);
   if (n >= 1000) counts[4 * range.bins - 1] ^= 1u;
   return s;
