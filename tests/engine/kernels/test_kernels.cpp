@@ -229,6 +229,9 @@ kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
   std::snprintf(shape, sizeof shape, "n=%zu signed=%d", n, is_signed);
   return {shape, [=](Q8SumFn* fn) {
             return kt::Outputs{{"sum", std::vector<uint32_t>{static_cast<uint32_t>(fn(x->data(), n, is_signed))}}};
+          }};
+}
+
 // ---- float kernels for training and the float graph -----------------------------------------------------
 
 // Any NaN as one quiet NaN: f32_gemm leaves NaN payloads out of its contract.

@@ -144,9 +144,10 @@ TEST_CASE("every lowered zoo model's int8 output equals its q/dq graph's within 
         CHECK(a.n > 0);
         CHECK(static_cast<double>(a.within1) >= 0.999 * static_cast<double>(a.n));
         // X86InductorQuantizer quantizes conv / linear inputs only: a model whose last conv or linear feeds
-        // the output (conv_relu, stem, linear_sigmoid) has no int8 -> int8 pattern to lower (its op would need
-        // a float output, not built).
-        if (path.backend == LowerBackend::xnnpack || (name != "conv_relu" && name != "stem" && name != "linear_sigmoid"))
+        // the output (conv_relu, stem, linear_sigmoid; conv_relu_add, whose conv feeds a float relu and add)
+        // has no int8 -> int8 pattern to lower (its op would need a float output, not built).
+        const bool float_output = name == "conv_relu" || name == "stem" || name == "linear_sigmoid" || name == "conv_relu_add";
+        if (path.backend == LowerBackend::xnnpack || !float_output)
           CHECK(l.report.num_delegated_nodes > 0);
         table.rows.push_back({name, path.name, rq,
                               std::to_string(l.report.num_delegated_nodes) + " / " +
