@@ -15,6 +15,8 @@
 // its latest recorded forward: the next forward, a backward, or the end of the tape's pt.scope frees it
 // (then backward on an older output is a RuntimeError). out.backward(gradient) seeds an output with a
 // cotangent, as torch does.
+import { show } from './engine.js';
+
 export function installTrain(pt, M, tools) {
   const { call, own, release } = tools;
   const E = pt.errors;
@@ -206,13 +208,17 @@ export function installTrain(pt, M, tools) {
       this.#handle = call(M.make_train_loop, gm, optimizer.handle, loss, bs);
       own(this, this.#handle);
     }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new E.RuntimeError('this TrainLoop was freed');
+      return this.#handle;
+    }
     // Runs `steps` training steps (zero_grad, forward, loss, backward, step each); their losses.
     run(steps = 1) {
-      if (!Number.isInteger(steps) || steps < 0) throw new E.ValueError(`TrainLoop.run(): steps must be a non-negative integer, got ${steps}`);
-      return call((h) => h.run(steps), this.#handle);
+      if (!Number.isInteger(steps) || steps < 0) throw new E.ValueError(`TrainLoop.run(): steps must be a non-negative integer, got ${show(steps)}`);
+      return call((h) => h.run(steps), this.handle);
     }
-    get position() { return call((h) => h.position(), this.#handle); }
-    get epoch() { return call((h) => h.epoch(), this.#handle); }
+    get position() { return call((h) => h.position(), this.handle); }
+    get epoch() { return call((h) => h.epoch(), this.handle); }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
   }
