@@ -157,10 +157,16 @@ export function installTrain(pt, M, tools) {
     #handle;
     constructor(params, options = {}) {
       const kind = this.constructor.name;
+      if (!optionKeys[kind]) throw new E.TypeError(`pt.optim.${kind}() is not an optimizer the engine has: construct ${Object.keys(optionKeys).map((k) => `pt.optim.${k}`).join(' or ')}`);
       if (!Array.isArray(params)) throw new E.TypeError(`${kind}(): params must be an array of Parameters (gm.parameters())`);
-      params.forEach((p, i) => {
+      // A plain copy, checked element by element (the learner's array may be a Proxy, holey, or of any length).
+      const list = [];
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i];
         if (!(p instanceof Parameter)) throw new E.TypeError(`${kind}(): params[${i}] is not a Parameter (use gm.parameters())`);
-      });
+        list.push(p);
+      }
+      params = list;
       if (options === null || typeof options !== 'object') throw new E.TypeError(`${kind}(): options must be an object`);
       const o = {};
       for (const [k, v] of Object.entries(options)) {
@@ -197,7 +203,8 @@ export function installTrain(pt, M, tools) {
   // ---- training in slices ----
   class TrainLoop {
     #handle;
-    constructor(model, optimizer, { loss = 'cross_entropy', batches } = {}) {
+    constructor(model, optimizer, options) {
+      const { loss = 'cross_entropy', batches } = tools.check.options('TrainLoop', options);
       const gm = pt.gmArg('TrainLoop', model);
       if (!(optimizer instanceof Optimizer)) throw new E.TypeError('TrainLoop(): optimizer must be a pt.optim optimizer');
       if (!Array.isArray(batches)) throw new E.TypeError('TrainLoop(): batches must be an array of { x, labels }');

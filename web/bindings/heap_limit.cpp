@@ -1,5 +1,5 @@
-// heap_limit.cpp — the engine's own allocations (operator new: tensors, graphs, strings) stop PT_HEAP_HEADROOM bytes
-// short of the most the wasm heap can grow to (PT_WASM_MAXIMUM_MEMORY, CMakeLists.txt's -sMAXIMUM_MEMORY), with a
+// heap_limit.cpp — the engine's own allocations (operator new: tensors, graphs, strings) stay below the address
+// PT_HEAP_HEADROOM bytes short of the most the wasm heap can grow to (PT_WASM_MAXIMUM_MEMORY, CMakeLists.txt's -sMAXIMUM_MEMORY), with a
 // std::bad_alloc that guarded() turns into the typed "out of memory" RuntimeError (common.h).
 //
 // Why: the runtime itself allocates with plain malloc, outside C++'s reach — a thrown exception's object
@@ -8,35 +8,33 @@
 // make the next error escape as a bare number instead of a typed error. Stopping the engine's allocations short of
 // the end keeps that room free. Only this module (the page's engine) has the limit; the native and wasm test builds
 // use their allocators as they are.
-#include <malloc.h>
-
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
 namespace {
 
-constexpr size_t kLimit = static_cast<size_t>(PT_WASM_MAXIMUM_MEMORY) - static_cast<size_t>(PT_HEAP_HEADROOM);
-size_t allocated = 0;  // bytes held through operator new (usable sizes)
+constexpr uintptr_t kLimit = static_cast<uintptr_t>(PT_WASM_MAXIMUM_MEMORY) - static_cast<uintptr_t>(PT_HEAP_HEADROOM);
 
+// The rule is on addresses, so nothing has to be counted (a count kept across new and delete drifted): a block the
+// allocator placed, wholly or partly, above kLimit is given back and refused. Below kLimit the engine may use every
+// byte; above it only the runtime's plain mallocs live.
 void* allocate(size_t n) {
-  if (n > kLimit || allocated > kLimit - n) throw std::bad_alloc();
+  if (n > kLimit) throw std::bad_alloc();
   void* p = std::malloc(n ? n : 1);
   if (!p) throw std::bad_alloc();
-  allocated += malloc_usable_size(p);
+  if (reinterpret_cast<uintptr_t>(p) + n > kLimit) {
+    std::free(p);
+    throw std::bad_alloc();
+  }
   return p;
-}
-
-void release(void* p) noexcept {
-  if (!p) return;
-  allocated -= malloc_usable_size(p);
-  std::free(p);
 }
 
 }  // namespace
 
 void* operator new(size_t n) { return allocate(n); }
 void* operator new[](size_t n) { return allocate(n); }
-void operator delete(void* p) noexcept { release(p); }
-void operator delete[](void* p) noexcept { release(p); }
-void operator delete(void* p, size_t) noexcept { release(p); }
-void operator delete[](void* p, size_t) noexcept { release(p); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
