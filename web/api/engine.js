@@ -177,11 +177,14 @@ export function scope(fn) {
   } finally {
     scopes.pop();
     const keep = new Set();
+    // The returned value may hold itself, be a huge sparse array, or an array whose own methods were replaced:
+    // each object once, and only the elements an array really has (Object.values).
+    const seen = new Set();
     const collect = (v) => {
-      if (!v || typeof v !== 'object') return;
+      if (!v || typeof v !== 'object' || seen.has(v)) return;
+      seen.add(v);
       if (typeof v.delete === 'function') keep.add(v);
-      else if (Array.isArray(v)) v.forEach(collect);
-      else if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
+      else if (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) collect(x);
     };
     collect(result);
     for (const o of created) {

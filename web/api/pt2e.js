@@ -42,7 +42,8 @@ export function installPt2e(pt, M, tools) {
   // an error is raised here, typed, and JS keeps no value checks or dtype list of its own.
   const checked = (spec) => { spec.dtype = call(M.check_spec, spec); return spec; };
   class QuantizationSpec {
-    constructor({ dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'QuantizationSpec', dtype, observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
@@ -50,13 +51,15 @@ export function installPt2e(pt, M, tools) {
     constructor(edge_or_node) { this.kind = 'SharedQuantizationSpec'; this.edge_or_node = edgeOrNode(edge_or_node); }
   }
   class FixedQParamsQuantizationSpec {
-    constructor({ dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = tools.check.options('FixedQParamsQuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'FixedQParamsQuantizationSpec', dtype, scale, zero_point, quant_min, quant_max, qscheme, is_dynamic }));
     }
   }
   class DerivedQuantizationSpec {
     // derive_qparams_fn(observers) gets [{type, scale, zero_point}] and returns {scale: [...], zero_point: [...]}.
-    constructor({ derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('DerivedQuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'DerivedQuantizationSpec', derived_from: Array.isArray(derived_from) ? derived_from.map(edgeOrNode) : derived_from, derive_qparams_fn, dtype, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
