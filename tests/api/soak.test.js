@@ -17,5 +17,5 @@ test('soak: every lesson 6 times and an error path 500 times, no growth after th
   const none = { heap_in_use_bytes: 0, wasm_memory_bytes: 0, live_objects: 0, js_values_held: 0 };
   for (const l of r.lessons) assert.deepEqual({ id: l.id, failed: l.failedCells, growth: grown(l.growth) }, { id: l.id, failed: 0, growth: none });
   assert.deepEqual(grown(r.errors.growth), none);
-  assert.ok(r.ok);
+  assert.equal(r.errors.typed, r.errors.calls);  // every error path gave a typed error
 });
