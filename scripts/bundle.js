@@ -2,7 +2,7 @@
 // script instead of a waterfall of ~18 modules fetched level by level (web/app/README.md, "Loading"),
 // and writes every lesson page ahead (its files and its prose rendered, one file per language), so a page
 // fetches a lesson in one request and needs no markdown-it and KaTeX to show it.
-//   node scripts/bundle.js            writes web/bundle/{shell,embed,markdown}.js (+ .map), web/bundle/style.css
+//   node scripts/bundle.js            writes web/bundle/{shell,embed,markdown,cell_worker}.js (+ .map), web/bundle/style.css
 //                                     (KaTeX's CSS + web/app/style.css, KaTeX fonts in web/bundle/fonts/) and
 //                                     web/bundle/lessons/<id>/page.<lang>.json; run by scripts/build.sh
 //   import { bundleApp, renderLessonPages } from './bundle.js'; await bundleApp({ ifStale: true })   (scripts/serve.js)
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'web', 'bundle');
-const entries = ['shell', 'embed', 'markdown'].map((n) => path.join(root, 'web', 'app', `${n}.js`));
+const entries = ['shell', 'embed', 'markdown', 'cell_worker'].map((n) => path.join(root, 'web', 'app', `${n}.js`));
 
 function newest(dir) {
   let t = 0;

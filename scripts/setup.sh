@@ -5,12 +5,15 @@
 #         python3-nbformat (lesson scripts)
 #   src:  Dear ImGui from Debian's source package (apt-get source imgui) into third_party/imgui
 #   npm:  npm ci (playwright-core, markdown-it + its CJK plugins, katex, opencc-js)
+#   `setup.sh fuzz` (npm run fuzz) also: clang-14, libclang-rt-14-dev (libFuzzer and clang's sanitizer runtimes)
 # Without root, a missing system package is not installed: the exact command is printed instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_pkgs=()
-for p in emscripten catch2 chromium ninja-build libsimde-dev; do
+extra_pkgs=()
+[ "${1:-}" = fuzz ] && extra_pkgs=(clang-14 libclang-rt-14-dev)
+for p in emscripten catch2 chromium ninja-build libsimde-dev "${extra_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_pkgs+=("$p")
 done
 # The lessons' PyTorch scripts and notebooks are checked with Debian's pyflakes3 and nbformat

@@ -4,7 +4,11 @@
 //   3. engine, wasm       ctest --test-dir build/wasm     (the same Catch2 tests under Node)
 //   4. JS API             node --test tests/api/          (the package's public API in Node)
 //   5. lessons            node bin/pt2e-playground.js test  (the headless lesson runner)
-//   6. browser            node tests/e2e/run.js           (headless Chromium through playwright-core)
+//   6. browser            @playwright/test -c tests/e2e/playwright.config.js   (Debian's Chromium; one spec file per concern)
+// The native suite (2.) includes the fuzz targets' regression runs (ctest "fuzz:<target>": every committed corpus input
+// and crash reproducer, tests/fuzz/); the JS API suite (4.) a short JS-level fuzz run and a short soak (tests/api/
+// js_fuzz.test.js, soak.test.js). The long runs are separate commands: npm run test:sanitize, npm run fuzz,
+// npm run fuzz:js, npm run soak (README.md, docs/reliability.md).
 // Each suite's own output is shown; the last line is `N passed, N failed` over all of them, and the
 // exit code is non-zero if anything failed or a suite could not run.
 import { spawn } from 'node:child_process';
@@ -59,7 +63,7 @@ const suites = [
     parse: parsers.nodeTest,
   },
   { name: 'lessons', cmd: process.execPath, args: ['bin/pt2e-playground.js', 'test'], parse: parsers.plain },
-  { name: 'browser (e2e)', cmd: process.execPath, args: ['tests/e2e/run.js'], parse: parsers.plain },
+  { name: 'browser (e2e)', cmd: process.execPath, args: ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.js'], parse: parsers.plain },
 ];
 
 let passed = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <new>
 
 namespace pt {
 
@@ -61,14 +62,31 @@ int64_t checked_numel(const Shape& shape, const char* what) {
   return n;
 }
 
+int64_t checked_nbytes(const Shape& shape, DType dtype, const char* what) {
+  const int64_t n = checked_numel(shape, what);  // < 2^31, so the product below cannot overflow int64
+  const int64_t bytes = n * static_cast<int64_t>(dtype_size(dtype));
+  if (bytes > kMaxTensorBytes)
+    throw ValueError(std::string(what) + " " + shape_str(shape) + " has too many elements for " + dtype_name(dtype) +
+                     ": " + std::to_string(bytes) + " bytes (limit 2^31-1 bytes per tensor)");
+  return bytes;
+}
+
 Tensor::Tensor() : storage_(std::make_shared<std::vector<std::byte>>()) {}
 
+// The storage is allocated after every check; when the heap cannot hold it (wasm memory exhausted,
+// or natively the system refusing), a RuntimeError names the shape, as torch's allocator does.
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  const int64_t bytes = checked_nbytes(shape, dtype);
   Tensor t;
-  t.numel_ = checked_numel(shape);
+  try {
+    t.storage_ = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(bytes));
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError("out of memory: cannot allocate " + std::to_string(bytes) + " bytes for a tensor of shape " +
+                       shape_str(shape) + " (" + dtype_name(dtype) + ")");
+  }
+  t.numel_ = bytes / static_cast<int64_t>(dtype_size(dtype));
   t.shape_ = shape;
   t.dtype_ = dtype;
-  t.storage_ = std::make_shared<std::vector<std::byte>>(t.nbytes());
   return t;
 }
 

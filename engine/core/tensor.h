@@ -38,6 +38,13 @@ template <> constexpr DType dtype_of<int32_t>() { return DType::Int32; }
 // Validates a shape (every dimension >= 0) and returns its element count; `what` names the
 // argument in the error message.
 int64_t checked_numel(const Shape& shape, const char* what = "shape");
+// The most bytes one tensor may hold, on every platform: the wasm engine's heap is at most 2 GiB
+// (Emscripten's MAXIMUM_MEMORY) and its size_t is 32-bit, so a bigger block could never be allocated
+// (and 2^30 floats would overflow size_t to 0). Natively the same limit keeps both builds alike.
+inline constexpr int64_t kMaxTensorBytes = (int64_t{1} << 31) - 1;
+// checked_numel plus the byte size of `dtype` elements against kMaxTensorBytes: the ValueError names
+// the shape, before anything is allocated. Returns the byte size.
+int64_t checked_nbytes(const Shape& shape, DType dtype, const char* what = "shape");
 std::string shape_str(const Shape& shape);
 
 class Tensor {

@@ -28,3 +28,13 @@ test('what does not parse is dropped', () => {
   const s = readUrlState('?lesson=M01&lang=fr&cell=<b>&v.A.0=range:1,x&v.A.1=nonsense&v.A=range:1,2&v.B.0=range:0.5,1.5', LANGS);
   assert.deepEqual(s, { lesson: 'M01', lang: 'en', cell: null, controls: { 'B.0': { range: [0.5, 1.5] } } });
 });
+
+test('a crafted link carries no markup: every parameter is validated or kept as plain text', () => {
+  const markup = '<img src=x onerror=alert(1)>';
+  const q = new URLSearchParams({ lesson: markup, lang: markup, cell: markup, [`v.${markup}.0`]: 'range:0,1', 'v.A.0': `range:${markup}`, 'pr.A': markup, [`pr.${markup}`]: '1' });
+  assert.deepEqual(readUrlState(`?${q}`, LANGS), { lesson: null, lang: 'en', cell: null, controls: {}, predictions: { A: markup } });
+  // A prediction is text the page shows as text; control characters are refused, and so is a lesson id that is not M<nn>[-<n>].
+  assert.deepEqual(readUrlState('?lesson=M01%0A&pr.A=1%0D2&pr.B=3', LANGS), { lesson: null, lang: 'en', cell: null, controls: {}, predictions: { B: '3' } });
+  assert.equal(urlQuery({ lesson: markup, lang: 'en', cell: 'A' }), '');
+  assert.equal(urlQuery({ lesson: 'M01', lang: 'en', cell: markup, predictions: { [markup]: '1', A: 'x\ny' } }), '?lesson=M01');
+});

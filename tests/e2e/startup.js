@@ -3,8 +3,8 @@
 // Several pages (index.html and an experiment's copy of it, say) are loaded in turn, run by run, and compared
 // by their medians: on a shared machine only interleaved runs compare fairly.
 // PT2E_JS_FLAGS='--no-wasm-lazy-compilation' passes V8 flags, PT2E_BROWSER_ARGS more browser switches (experiments).
-// --selector waits as run.js first did (waitForSelector, which polls with back-off up to 500 ms).
-// Same metric as run.js: a fresh browser context opens ?lesson=M01 and waits until M01's last cell
+// --selector waits as the e2e first did (waitForSelector, which polls with back-off up to 500 ms).
+// Same metric as tests/e2e/specs/startup.spec.js: a fresh browser context opens ?lesson=M01 and waits until M01's last cell
 // shows its checks. The page's own performance marks (pt2e:*) and measures are listed in time order.
 import { launchBrowser } from './browser.js';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -32,6 +32,7 @@ export function installCore(pt, M, tools) {
     abs() { return this.#map('abs', 0, (v) => Math.abs(v)); }
     clone() { return pt.tensor(this.data(), this.shape, this.dtype); }
     reshape(shape) {
+      check.shape('reshape', Array.isArray(shape) ? shape.map((d) => (d === -1 ? 1 : d)) : shape);  // -1 (infer) aside, a list of sizes
       const known = shape.reduce((a, d) => (d === -1 ? a : a * d), 1);
       const s = check.shape('reshape', shape.map((d) => (d === -1 && known > 0 ? this.numel / known : d)));
       if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.ValueError(`reshape(): shape [${shape}] is invalid for input of size ${this.numel}`);
@@ -50,7 +51,10 @@ export function installCore(pt, M, tools) {
     toString() { return `Tensor(shape=[${this.shape}], dtype=${this.dtype})`; }
   }
   pt.Tensor = Tensor;
-  pt.relu = (x) => x.relu();
+  pt.relu = (x) => {
+    if (!(x instanceof Tensor)) throw new pt.errors.TypeError(`relu(): argument 'input' must be a Tensor, got ${typeof x}`);
+    return x.relu();
+  };
 
   pt.manual_seed = (seed) => {
     check.integer('manual_seed', seed, 'seed');

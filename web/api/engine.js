@@ -1,17 +1,18 @@
 // engine.js — loads the wasm module and gives every API file the same tools (makeTools):
 //   call(fn, ...args)  run a raw Embind function and turn a recorded C++ error into a typed JS Error
 //   own / release      hand an Embind object to JS with scope tracking and a GC safety net
+//   memory_stats()     pt.memory_stats(): the wasm memory, the engine's heap in use, live engine objects
 //   check.*            argument validation that names the argument, as PyTorch's messages do; a dtype
 //                      name is checked by the engine (one list of names and aliases, engine/core/tensor.h)
 // The raw module (dist/pt2e_engine.mjs) is built by scripts/build.sh; Node needs a small harness
 // (Debian's emscripten 3.1.6 emits ES6 code that expects require/__dirname and fetch of a file URL).
 
 export class PtError extends Error {
-  constructor(message) { super(message); this.name = this.constructor.name; }
+  constructor(message, options) { super(message, options); this.name = this.constructor.name; }
 }
 export class ValueError extends PtError {}
 // Extends the built-in TypeError so `e instanceof TypeError` holds, as for JS's own type errors.
-export class TypeError_ extends globalThis.TypeError { constructor(m) { super(m); this.name = 'TypeError'; } }
+export class TypeError_ extends globalThis.TypeError { constructor(m, options) { super(m, options); this.name = 'TypeError'; } }
 export class RuntimeError extends PtError {}
 export class NotImplementedError extends PtError {}
 export class IndexError extends PtError {}
@@ -19,7 +20,7 @@ export const errors = { ValueError, TypeError: TypeError_, RuntimeError, NotImpl
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 // PT2E_DIST=<folder> (Node only): load the engine a developer built in their own build folder
-// (<build>/dist, see CMakeLists.txt) instead of dist/; tests/e2e/run.js honours the same variable.
+// (<build>/dist, see CMakeLists.txt) instead of dist/; the browser tests (tests/e2e/fixtures.js) honour the same variable.
 const distUrl = isNode && process.env.PT2E_DIST
   ? new URL(`file://${process.env.PT2E_DIST.startsWith('/') ? '' : `${process.cwd()}/`}${process.env.PT2E_DIST.replace(/\/?$/, '/')}`)
   : new URL('../../dist/', import.meta.url);
@@ -74,8 +75,11 @@ function mark(name) {
 
 // Objects handed out since the innermost pt.scope() began; freed when it ends.
 const scopes = [];
+// Engine objects handed to JS and not yet freed (pt.memory_stats().live_objects).
+let liveObjects = 0;
+const owned = new WeakSet();
 const registry = typeof FinalizationRegistry !== 'undefined'
-  ? new FinalizationRegistry((handle) => { if (!handle.isDeleted()) handle.delete(); })
+  ? new FinalizationRegistry((handle) => { liveObjects--; if (!handle.isDeleted()) handle.delete(); })
   : null;
 
 export function makeTools(M) {
@@ -83,8 +87,46 @@ export function makeTools(M) {
     const Cls = errors[err.kind] ?? RuntimeError;
     throw new Cls(err.message);
   }
+  // What a JS exception thrown during an engine call becomes. The engine's own errors never arrive here
+  // (bound functions record them, see web/bindings/common.h); what does is JS thrown through the wasm frames:
+  // an argument Embind could not convert (BindingError, or its TypeError for a number), JS out of memory
+  // for a result's copy (RangeError), a learner's own error from a callback, or a wasm trap — an engine bug,
+  // passed on as it is. Embind's conversion errors become the TypeError they are, keeping the original as
+  // `cause` (tests/fuzz/js_api.fuzz.js counts every such error: each is an argument check missing).
+  // A C++ exception that got past guarded() arrives as its address (Emscripten's JS exceptions): on a full heap,
+  // Embind's own allocation of a result's wrapper throws std::bad_alloc there; that one is the typed out-of-memory
+  // error (its memory given back), any other a RuntimeError keeping the address as `cause`.
+  const badAllocType = M.bad_alloc_type();
+  function fromCpp(ptr) {
+    const header = ptr - 16;  // Emscripten's exception header: refcount, type, destructor, flags
+    if (M.HEAPU32[(header + 4) >> 2] === badAllocType) {
+      M._free(header);
+      return new RuntimeError("out of memory: the engine's heap (at most 2 GiB) is full; free tensors and models no longer needed (.delete() or pt.scope)");
+    }
+    return new RuntimeError(`the engine failed outside its error handling (a C++ exception at ${ptr} reached JS)`, { cause: ptr });
+  }
+  function fromThrown(e) {
+    if (typeof e === 'number') return fromCpp(e);
+    if (e instanceof M.BindingError || e instanceof M.InternalError || (e instanceof globalThis.TypeError && !(e instanceof TypeError_))) {
+      return new TypeError_(`an argument of the wrong type reached the engine: ${e.message}`, { cause: e });
+    }
+    if (e instanceof RangeError && /allocation failed|out of memory|Invalid typed array length|Array buffer/i.test(e.message)) {
+      return new RuntimeError(`out of memory: ${e.message}`, { cause: e });
+    }
+    return e;
+  }
   function call(fn, ...args) {
-    const result = fn(...args);
+    // A JS exception unwinds the wasm frames without restoring the engine's stack pointer: put it back,
+    // or every such error would leak a little of the 5 MB wasm stack.
+    const sp = M.stackSave();
+    let result;
+    try {
+      result = fn(...args);
+    } catch (e) {
+      M.stackRestore(sp);
+      M.take_error();  // a C++ error recorded before the JS one (none expected) must not surface later
+      throw fromThrown(e);
+    }
     const err = M.take_error();
     if (err) {
       if (result && typeof result.delete === 'function' && !result.isDeleted()) result.delete();
@@ -92,25 +134,41 @@ export function makeTools(M) {
     }
     return result;
   }
-  // Registers a JS wrapper object `obj` owning Embind `handle`.
+  // Registers a JS wrapper object `obj` owning Embind `handle`. Only an engine handle will do: a learner's
+  // `new pt.Tensor([1, 2])` (as torch.Tensor([1, 2]) would be) is a TypeError saying where such objects come from.
+  const EmbindObject = Object.getPrototypeOf(M.Tensor.prototype).constructor;
   function own(obj, handle) {
+    if (!(handle instanceof EmbindObject)) {
+      throw new TypeError_(`pt.${obj.constructor.name}() cannot be constructed from ${typeName(handle)}: engine objects come from the API's functions (pt.tensor, pt.randn, pt.get_model, pt.export, ...)`);
+    }
     registry?.register(obj, handle, obj);
+    owned.add(obj);
+    liveObjects++;
     if (scopes.length) scopes[scopes.length - 1].push(obj);
     return obj;
   }
   function release(obj, handle) {
     registry?.unregister(obj);
+    if (owned.delete(obj)) liveObjects--;
     if (!handle.isDeleted()) handle.delete();
+  }
+  // What the engine holds now: wasm_memory_bytes (the module's memory, which only grows), heap_in_use_bytes (what
+  // its allocator has handed out), live_objects (engine objects handed to JS, not yet freed) and js_values_held
+  // (JS values the C++ side holds through Embind).
+  function memory_stats() {
+    return { wasm_memory_bytes: M.HEAPU8.length, heap_in_use_bytes: M.heap_in_use(), live_objects: liveObjects,
+      js_values_held: M.count_emval_handles() };
   }
   // check.dtype(fn, v, arg = 'dtype'): the canonical name of a dtype ('torch.qint8' -> 'int8'), or the
   // engine's TypeError naming fn and arg.
   const checks = { ...check, dtype: (fnName, v, argName = 'dtype') => call(M.canonical_dtype, fnName, argName, v) };
-  return { call, own, release, raise, check: checks };
+  return { call, own, release, raise, check: checks, memory_stats };
 }
 
 // pt.scope(fn): every engine object created inside fn is freed when fn returns, except the
 // value(s) fn returns (a single object, or objects inside a returned array / plain object).
 export function scope(fn) {
+  if (typeof fn !== 'function') throw new TypeError_(`scope(): argument 'fn' must be a function, got ${show(fn)}`);
   const created = [];
   scopes.push(created);
   let result;
@@ -119,11 +177,14 @@ export function scope(fn) {
   } finally {
     scopes.pop();
     const keep = new Set();
+    // The returned value may hold itself, be a huge sparse array, or an array whose own methods were replaced:
+    // each object once, and only the elements an array really has (Object.values).
+    const seen = new Set();
     const collect = (v) => {
-      if (!v || typeof v !== 'object') return;
+      if (!v || typeof v !== 'object' || seen.has(v)) return;
+      seen.add(v);
       if (typeof v.delete === 'function') keep.add(v);
-      else if (Array.isArray(v)) v.forEach(collect);
-      else if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
+      else if (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) collect(x);
     };
     collect(result);
     for (const o of created) {
@@ -135,28 +196,48 @@ export function scope(fn) {
 
 const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'list' : ArrayBuffer.isView(v) ? v.constructor.name : typeof v);
 
+// A value as an error message shows it: primitives as they print (a string quoted and cut short), anything
+// else by its kind. Never throws (a Symbol or an object without toString cannot go into a template string).
+export function show(v) {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (v === null || v === undefined || ['number', 'bigint', 'boolean', 'symbol'].includes(typeof v)) return String(v);
+  try { return typeName(v); } catch { return typeof v; }
+}
+
 export const check = {
   shape(fnName, shape, argName = 'shape') {
     if (!Array.isArray(shape)) {
       throw new TypeError_(`${fnName}(): argument '${argName}' must be a list of integers, got ${typeName(shape)}`);
     }
-    shape.forEach((d, i) => {
+    for (let i = 0; i < shape.length; i++) {
+      const d = shape[i];
       if (typeof d !== 'number' || !Number.isInteger(d)) {
-        throw new TypeError_(`${fnName}(): argument '${argName}' must be a list of integers, but element ${i} is ${typeName(d)} ${String(d)}`);
+        throw new TypeError_(`${fnName}(): argument '${argName}' must be a list of integers, but element ${i} is ${typeName(d)} ${show(d)}`);
       }
       if (d < 0) throw new ValueError(`${fnName}(): argument '${argName}' has a negative dimension ${d} at index ${i}`);
-    });
+      if (!Number.isSafeInteger(d)) throw new ValueError(`${fnName}(): argument '${argName}' [${shape}] has a dimension too large to allocate (${d} at index ${i})`);
+    }
     return shape;
   },
   integer(fnName, v, argName) {
     if (typeof v === 'bigint') return v;
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new TypeError_(`${fnName}(): argument '${argName}' must be an integer, got ${typeName(v)} ${String(v)}`);
+      throw new TypeError_(`${fnName}(): argument '${argName}' must be an integer, got ${typeName(v)} ${show(v)}`);
     }
     return v;
   },
   number(fnName, v, argName) {
     if (typeof v !== 'number') throw new TypeError_(`${fnName}(): argument '${argName}' must be a number, got ${typeName(v)}`);
+    return v;
+  },
+  string(fnName, v, argName) {
+    if (typeof v !== 'string') throw new TypeError_(`${fnName}(): argument '${argName}' must be a string, got ${typeName(v)} ${show(v)}`);
+    return v;
+  },
+  // A plain object of options (undefined = none given).
+  options(fnName, v, argName = 'options') {
+    if (v === undefined) return {};
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError_(`${fnName}(): argument '${argName}' must be an object of options, got ${typeName(v)}`);
     return v;
   },
 };

@@ -88,6 +88,7 @@ export function installGraph(pt, M, tools) {
   pt.model_names = () => M.model_names();
   pt.get_model = (name, opts = {}) => {
     if (typeof name !== 'string') throw new pt.errors.TypeError(`get_model(): argument 'name' must be a string`);
+    opts = tools.check.options('get_model', opts, 'opts');
     for (const k of ['ch', 'num_classes']) {
       if (opts[k] !== undefined && !(Number.isInteger(opts[k]) && opts[k] > 0)) {
         throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${opts[k]}`);
@@ -104,9 +105,11 @@ export function installGraph(pt, M, tools) {
   // The synthetic 4-class image set (engine/graph/models.h): n samples of (3, 16, 16) in batches of batch_size,
   // label i % 4 (bars, ring, checker, gradient), drawn in [0, 1] and normalized per channel with the set's own
   // mean / std; deterministic, from a private generator (the default generator is untouched). [{ x, labels }]
-  pt.calibration_batches = ({ n, batch_size } = {}) =>
-    call(M.calibration_batches, check('calibration_batches', n, 'n'), check('calibration_batches', batch_size, 'batch_size'))
+  pt.calibration_batches = (opts) => {
+    const { n, batch_size } = tools.check.options('calibration_batches', opts);
+    return call(M.calibration_batches, check('calibration_batches', n, 'n'), check('calibration_batches', batch_size, 'batch_size'))
       .map((b) => ({ x: T(b.x), labels: T(b.labels) }));
+  };
   pt.fold_bn = (gm) => call(M.fold_bn, gmArg('fold_bn', gm));
   pt.eliminate_dead_code = (gm) => call(M.eliminate_dead_code, gmArg('eliminate_dead_code', gm));
   pt.diff_ops = (a, b) => call(M.diff_ops, gmArg('diff_ops', a, 'a'), gmArg('diff_ops', b, 'b'));

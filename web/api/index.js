@@ -28,7 +28,7 @@ export function loadEngine() {
   enginePromise ??= (async () => {
     const M = await loadModule();
     const tools = makeTools(M);
-    const pt = { errors, scope, check: tools.check, ...errors, module: M };
+    const pt = { errors, scope, check: tools.check, memory_stats: tools.memory_stats, ...errors, module: M };
     for (const install of installers) install(pt, M, tools);
     return pt;
   })();

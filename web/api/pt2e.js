@@ -13,6 +13,8 @@
 // and the config functions are made at load from the engine's registry (engine/pt2e/quantizer_registry.h):
 // a quantizer added there appears here with its setters, with no edit in this file.
 // Specs are plain tagged objects; nodes are named by node objects or names; edges are [producer, consumer].
+import { show } from './engine.js';
+
 export function installPt2e(pt, M, tools) {
   const { call } = tools;
   const E = pt.errors;
@@ -24,7 +26,9 @@ export function installPt2e(pt, M, tools) {
       if (arg instanceof M.GraphModule) { gm = pt.wrapGraphModule(arg); arg = gm; }
       return { ok: true, value: fn(arg) ?? null };
     } catch (e) {
-      return { ok: false, name: e?.name ?? 'Error', message: e?.message ?? String(e) };
+      // Whatever was thrown (an Error, a string, an object whose getters throw) becomes two strings.
+      const text = (get) => { try { const v = get(); return typeof v === 'string' ? v : null; } catch { return null; } };
+      return { ok: false, name: text(() => e.name) ?? 'Error', message: text(() => e.message) ?? text(() => String(e)) ?? typeof e };
     } finally {
       gm?.delete();
     }
@@ -38,7 +42,8 @@ export function installPt2e(pt, M, tools) {
   // an error is raised here, typed, and JS keeps no value checks or dtype list of its own.
   const checked = (spec) => { spec.dtype = call(M.check_spec, spec); return spec; };
   class QuantizationSpec {
-    constructor({ dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'QuantizationSpec', dtype, observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
@@ -46,19 +51,25 @@ export function installPt2e(pt, M, tools) {
     constructor(edge_or_node) { this.kind = 'SharedQuantizationSpec'; this.edge_or_node = edgeOrNode(edge_or_node); }
   }
   class FixedQParamsQuantizationSpec {
-    constructor({ dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = tools.check.options('FixedQParamsQuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'FixedQParamsQuantizationSpec', dtype, scale, zero_point, quant_min, quant_max, qscheme, is_dynamic }));
     }
   }
   class DerivedQuantizationSpec {
     // derive_qparams_fn(observers) gets [{type, scale, zero_point}] and returns {scale: [...], zero_point: [...]}.
-    constructor({ derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = {}) {
+    constructor(fields) {
+      const { derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('DerivedQuantizationSpec', fields, 'fields');
       checked(Object.assign(this, { kind: 'DerivedQuantizationSpec', derived_from: Array.isArray(derived_from) ? derived_from.map(edgeOrNode) : derived_from, derive_qparams_fn, dtype, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
   class QuantizationAnnotation {
-    constructor({ input_qspec_map = [], output_qspec = null, allow_implicit_sharing = true, _annotated = false } = {}) {
+    constructor(fields) {
+      const { input_qspec_map = [], output_qspec = null, allow_implicit_sharing = true, _annotated = false } = tools.check.options('QuantizationAnnotation', fields, 'fields');
       const entries = input_qspec_map instanceof Map ? [...input_qspec_map] : input_qspec_map;
+      if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && e.length === 2)) {
+        throw new E.TypeError('QuantizationAnnotation(): input_qspec_map must be a Map or a list of [node, spec] pairs');
+      }
       Object.assign(this, { input_qspec_map: entries.map(([n, s]) => [nodeName(n), s]), output_qspec, allow_implicit_sharing, _annotated });
     }
   }
@@ -81,8 +92,13 @@ export function installPt2e(pt, M, tools) {
     call(M.set_annotation, this.handle, nodeName(node), a);
   };
   // The observer (or fake-quantize) object behind an observer node of a prepared graph.
-  pt.GraphModule.prototype.observer = function observer(node) { return pt.wrapObserver(call(M.observer_of, this.handle, nodeName(node))); };
-  pt.GraphModule.prototype.annotation = function annotation(node) { return call(M.get_node_annotation, this.handle, nodeName(node)); };
+  const nodeNameArg = (fn, n) => {
+    const name = nodeName(n);
+    if (typeof name !== 'string') throw new E.TypeError(`${fn}(): argument 'node' must be a node or a node name, got ${show(n)}`);
+    return name;
+  };
+  pt.GraphModule.prototype.observer = function observer(node) { return pt.wrapObserver(call(M.observer_of, this.handle, nodeNameArg('observer', node))); };
+  pt.GraphModule.prototype.annotation = function annotation(node) { return call(M.get_node_annotation, this.handle, nodeNameArg('annotation', node)); };
 
   // Quantizers: JS objects that hold their settings and describe themselves to the engine.
   class Quantizer {

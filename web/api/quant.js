@@ -22,6 +22,8 @@ export function installQuant(pt, M, tools) {
     constructor(kwargs = {}) {
       if (kwargs === adopt) {
         this.#handle = adopting;  // pt.wrapObserver: an engine-made instance (e.g. inside a prepared graph)
+      } else if (!this.constructor.className) {
+        throw new pt.errors.TypeError(`pt.${this.constructor.name}() is a base class: construct an observer class (${pt.observer_classes.slice(0, 3).join(', ')}, ...)`);
       } else {
         this.#handle = call(M.make_observer, this.constructor.className, kwargs);
       }
@@ -41,7 +43,7 @@ export function installQuant(pt, M, tools) {
     calculate_qparams() { return call((h) => h.calculate_qparams(), this.handle); }
     get config() { return call((h) => h.config(), this.handle); }
     named_buffers() { return call((h) => h.buffer_names(), this.handle).map((n) => [n, this.buffer(n)]); }
-    buffer(name) { return T(call((h, n) => h.buffer(n), this.handle, name)); }
+    buffer(name) { return T(call((h, n) => h.buffer(n), this.handle, check.string(`${this.constructor.className}.buffer`, name, 'name'))); }
     get min_val() { return this.buffer('min_val'); }
     get max_val() { return this.buffer('max_val'); }
     get dtype() { return this.config.dtype; }

@@ -16,6 +16,8 @@
 // its latest recorded forward: the next forward, a backward, or the end of the tape's pt.scope frees it
 // (then backward on an older output is a RuntimeError). out.backward(gradient) seeds an output with a
 // cotangent, as torch does.
+import { show } from './engine.js';
+
 export function installTrain(pt, M, tools) {
   const { call, own, release } = tools;
   const E = pt.errors;
@@ -156,10 +158,16 @@ export function installTrain(pt, M, tools) {
     #handle;
     constructor(params, options = {}) {
       const kind = this.constructor.name;
+      if (!optionKeys[kind]) throw new E.TypeError(`pt.optim.${kind}() is not an optimizer the engine has: construct ${Object.keys(optionKeys).map((k) => `pt.optim.${k}`).join(' or ')}`);
       if (!Array.isArray(params)) throw new E.TypeError(`${kind}(): params must be an array of Parameters (gm.parameters())`);
-      params.forEach((p, i) => {
+      // A plain copy, checked element by element (the learner's array may be a Proxy, holey, or of any length).
+      const list = [];
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i];
         if (!(p instanceof Parameter)) throw new E.TypeError(`${kind}(): params[${i}] is not a Parameter (use gm.parameters())`);
-      });
+        list.push(p);
+      }
+      params = list;
       if (options === null || typeof options !== 'object') throw new E.TypeError(`${kind}(): options must be an object`);
       const o = {};
       for (const [k, v] of Object.entries(options)) {
@@ -198,7 +206,8 @@ export function installTrain(pt, M, tools) {
     #handle;
     // batches: [{ x, labels }], walked in order every epoch; or loader: a pt.DataLoader (data.js), whose next
     // epoch each pass takes (a new order when it shuffles). The loop takes a copy of the loader as it is now.
-    constructor(model, optimizer, { loss = 'cross_entropy', batches, loader } = {}) {
+    constructor(model, optimizer, options) {
+      const { loss = 'cross_entropy', batches, loader } = tools.check.options('TrainLoop', options);
       const gm = pt.gmArg('TrainLoop', model);
       if (!(optimizer instanceof Optimizer)) throw new E.TypeError('TrainLoop(): optimizer must be a pt.optim optimizer');
       if ((batches === undefined) === (loader === undefined)) throw new E.TypeError('TrainLoop(): give either batches or loader');
@@ -215,13 +224,17 @@ export function installTrain(pt, M, tools) {
       }
       own(this, this.#handle);
     }
+    get handle() {
+      if (this.#handle.isDeleted()) throw new E.RuntimeError('this TrainLoop was freed');
+      return this.#handle;
+    }
     // Runs `steps` training steps (zero_grad, forward, loss, backward, step each); their losses.
     run(steps = 1) {
-      if (!Number.isInteger(steps) || steps < 0) throw new E.ValueError(`TrainLoop.run(): steps must be a non-negative integer, got ${steps}`);
-      return call((h) => h.run(steps), this.#handle);
+      if (!Number.isInteger(steps) || steps < 0) throw new E.ValueError(`TrainLoop.run(): steps must be a non-negative integer, got ${show(steps)}`);
+      return call((h) => h.run(steps), this.handle);
     }
-    get position() { return call((h) => h.position(), this.#handle); }
-    get epoch() { return call((h) => h.epoch(), this.#handle); }
+    get position() { return call((h) => h.position(), this.handle); }
+    get epoch() { return call((h) => h.epoch(), this.handle); }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
   }

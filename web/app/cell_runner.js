@@ -24,6 +24,8 @@ import { histogramView } from './view_data.js';
 import { courseKit } from './course_kit.js';
 
 export const LANGS = ['en', 'zh-TW'];
+// A lesson id: M<chapter, 2 digits>[-<page>] (M01, M02-1); anything else names no lesson.
+export const LESSON_ID = /^M\d{2}(-\d+)?$/;
 
 // lessons/index.json: the course plan; pages marked planned: true are not written yet.
 export async function loadIndex(readText) {
@@ -36,7 +38,7 @@ export function writtenLessons(index) {
 }
 
 export async function loadLesson(id, readText) {
-  if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
+  if (!LESSON_ID.test(id)) throw new Error(`unknown lesson id '${id}'`);
   // lesson.json first (it names the cells), then every other file at once.
   const meta = JSON.parse(await readText(`lessons/${id}/lesson.json`));
   const [strings, kit] = await Promise.all([
@@ -59,7 +61,7 @@ export async function loadLesson(id, readText) {
 // web/bundle/lessons/<id>/page.<lang>.json (one request instead of one per file); when that is missing (no
 // build), the lesson's own files are read and its Markdown is rendered here by markdown.js, imported only then.
 export async function loadLessonPage(id, lang, readText) {
-  if (!/^M\d{2}(-\d+)?$/.test(id)) throw new Error(`unknown lesson id '${id}'`);
+  if (!LESSON_ID.test(id)) throw new Error(`unknown lesson id '${id}'`);
   if (!LANGS.includes(lang)) throw new Error(`unknown language '${lang}'`);
   let page = null;
   try {
@@ -131,20 +133,39 @@ function viewData(view, data) {
   return data;
 }
 
+// What one run of a cell may show: text lines and table rows together, and characters of text. Past it,
+// show.* throws OutputLimitError, so a cell printing in a loop ends with a clear error instead of a page
+// the browser cannot lay out (a million rows).
+export const OUTPUT_LIMIT = { rows: 10000, chars: 1000000 };
+export class OutputLimitError extends Error {
+  constructor() {
+    super(`the cell showed more than ${OUTPUT_LIMIT.rows} rows or ${OUTPUT_LIMIT.chars} characters of output; what it showed up to there is kept`);
+    this.name = 'OutputLimitError';
+  }
+}
+
 // Runs one cell's code synchronously inside pt.scope: engine objects the cell creates are freed
 // when it ends, except those it stores in `state` (shared by the lesson's cells, in order).
 export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code } = {}) {
   const outputs = [];
   const checks = [];
+  let rows = 0, chars = 0;
+  const emit = (output, n, c = 0) => {
+    if ((rows += n) > OUTPUT_LIMIT.rows || (chars += c) > OUTPUT_LIMIT.chars) throw new OutputLimitError();
+    outputs.push(output);
+  };
   const show = {
-    text: (text) => outputs.push({ kind: 'text', text: tr(text, lang) }),
-    table: (headers, rows, caption) => outputs.push({
+    text: (text) => {
+      const s = tr(text, lang);
+      emit({ kind: 'text', text: s }, 1 + (String(s).match(/\n/g)?.length ?? 0), String(s).length);
+    },
+    table: (headers, rows, caption) => emit({
       kind: 'table',
       headers: headers.map((h) => tr(h, lang)),
       rows: rows.map((r) => r.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? tr(v, lang) : v))),
       caption: tr(caption, lang),
-    }),
-    view: (view, data) => outputs.push({ kind: 'view', view, data: viewData(view, data) }),
+    }, rows.length),
+    view: (view, data) => emit({ kind: 'view', view, data: viewData(view, data) }, 1),
   };
   let revealed;
   const reveal = (value) => { revealed = value; return value; };
@@ -203,8 +224,31 @@ export function predictionProblem(cell, result) {
   return null;
 }
 
-// Runs every cell of a lesson in order with one fresh state.
+// Runs every cell of a lesson in order with one fresh state, freed at the end.
 export function runLesson(pt, lesson, { lang = 'en', codeFor = () => undefined } = {}) {
   const state = {};
-  return lesson.cells.map((cell) => runCell(pt, lesson, cell, { state, lang, code: codeFor(cell) ?? cell.solution ?? cell.code }));
+  try {
+    return lesson.cells.map((cell) => runCell(pt, lesson, cell, { state, lang, code: codeFor(cell) ?? cell.solution ?? cell.code }));
+  } finally {
+    releaseState(state);
+  }
+}
+
+// Frees the engine objects a lesson's state holds — its values and what they hold (arrays, Maps, objects,
+// a few levels down) — once the state is done with: the end of runLesson, a page's Run all starting over.
+// Without it they would wait for the garbage collector (web/api/engine.js's safety net).
+export function releaseState(state) {
+  const seen = new Set();
+  const free = (v, depth) => {
+    if (!v || typeof v !== 'object' || seen.has(v) || depth > 4 || ArrayBuffer.isView(v)) return;
+    seen.add(v);
+    try {
+      if (typeof v.delete === 'function' && typeof v.isDeleted === 'function') {
+        if (!v.isDeleted()) v.delete();
+        return;
+      }
+      for (const x of v instanceof Map ? v.values() : Object.values(v)) free(x, depth + 1);
+    } catch { /* a learner's object that will not be walked (a throwing getter): the GC frees what it holds */ }
+  };
+  free(state, 0);
 }

@@ -6,6 +6,11 @@
 // messages, and ignores every other:
 //   to the parent:   { type: 'pt2e-embed-height', lesson, height }  whenever its content height changes
 //   from the parent: { type: 'pt2e-embed-height-request' }          answered with the height message
+// Origins: an embed may sit in a page of any site, so any parent may ask for the height (the answer goes
+// to the asking origin only; the unasked height messages to any, as they say nothing but a number and the
+// lesson id the parent's own URL chose). Nothing else is accepted from anyone: a message counts only when
+// it comes from this frame's parent window and is exactly the height request (an object with that type and
+// no other key); other windows, other frames and every other shape of data are ignored.
 // Logs "pt2e: ready" once the cells have run.
 import { loadEngine } from '../api/index.js';
 import { LANGUAGES, t } from './i18n.js';
@@ -20,16 +25,17 @@ export async function startEmbed() {
   const main = document.getElementById('main');
 
   let lastHeight = -1;
-  const postHeight = (always = false) => {
+  const postHeight = (always = false, targetOrigin = '*') => {
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if ((height === lastHeight && !always) || window.parent === window) return;
     lastHeight = height;
-    window.parent.postMessage({ type: 'pt2e-embed-height', lesson: id, height }, '*');
+    window.parent.postMessage({ type: 'pt2e-embed-height', lesson: id, height }, targetOrigin);
   };
   new ResizeObserver(() => postHeight()).observe(document.documentElement);
   window.addEventListener('message', (e) => {
-    if (e.source !== window.parent || window.parent === window) return;
-    if (e.data?.type === 'pt2e-embed-height-request') postHeight(true);
+    if (!isHeightRequest(e)) return;
+    // A sandboxed parent's origin is 'null', which postMessage cannot target: it gets the unaddressed answer.
+    postHeight(true, e.origin && e.origin !== 'null' ? e.origin : '*');
   });
 
   if (!id) {
@@ -37,7 +43,7 @@ export async function startEmbed() {
     return;
   }
   // The engine and the lesson load in parallel; the prose shows first, the cells run when the engine is in.
-  if (/^M\d{2}(-\d+)?$/.test(id)) prefetchLesson(id, lang, siteReadText);
+  prefetchLesson(id, lang, siteReadText);  // readUrlState gave a well-formed id
   let engine = null;
   let engineError = null;
   const engineReady = loadEngine().then((pt) => { engine = { pt, views: createViewHost(pt.module) }; return engine; }, (e) => {
@@ -58,4 +64,12 @@ export async function startEmbed() {
   window.pt2e = { pt: engine?.pt ?? null, views: engine?.views ?? null, lesson: page };
   postHeight();
   if (engine) console.log(`pt2e: ready — lesson ${id} (${lang}) embedded`);
+}
+
+// The one message an embed accepts (see the top of this file): from its parent window, of exactly this shape.
+export function isHeightRequest(e) {
+  if (window.parent === window || e.source !== window.parent) return false;
+  const d = e.data;
+  return d !== null && typeof d === 'object' && Object.getPrototypeOf(d) === Object.prototype
+    && Object.keys(d).length === 1 && d.type === 'pt2e-embed-height-request';
 }

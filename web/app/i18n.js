@@ -40,6 +40,10 @@ const STRINGS = {
     predict_actual: 'the cell computed',
     predict_right: 'right',
     predict_off: 'not quite — look at the results below',
+    stop: 'Stop',
+    cell_stopped: 'stopped before it finished. Edited code runs apart from the page; the cells before it run again there on the next Run.',
+    cell_timeout: 'the cell ran longer than {s} s and was stopped (an endless loop?). Edited code runs apart from the page; the cells before it run again there on the next Run.',
+    cell_worker_failed: 'the edited cell could not start its engine',
   },
   'zh-TW': {
     title: 'PT2E 練習場',
@@ -75,6 +79,10 @@ const STRINGS = {
     predict_actual: 'cell 算出',
     predict_right: '答對了',
     predict_off: '不太對——看看下面的結果',
+    stop: '停止',
+    cell_stopped: '在執行完之前被停止了。修改過的程式碼在頁面之外執行；下次按「執行」時，前面的 cell 會在那裡重新執行。',
+    cell_timeout: '這個 cell 執行超過 {s} 秒，已被停止（無窮迴圈？）。修改過的程式碼在頁面之外執行；下次按「執行」時，前面的 cell 會在那裡重新執行。',
+    cell_worker_failed: '修改過的 cell 無法啟動它的引擎',
   },
 };
 

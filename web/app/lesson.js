@@ -3,6 +3,11 @@
 // runner uses) and shows its outputs (text, HTML tables, Dear ImGui views), its checks (pass/fail)
 // and any error, in place. Cells run once in order when the page opens; Run re-runs one cell with
 // the page's shared `state`, Reset restores its code, Run all starts over with a fresh state.
+// A learner's edited code never runs on the page's thread: the first Run of code that differs from the
+// lesson's moves the page's state into a Worker with its own engine (cell_sandbox.js: the runs so far are
+// replayed there, then the cell runs), and every later run of that state runs there too, under a time limit
+// and with a Stop button. Run all with every cell as written comes back to the page's engine. The lesson's
+// own code runs in the page, so opening a lesson costs no worker.
 // A cell with a prediction (lesson.json "predict") shows its question above the results, which stay veiled until the
 // learner answers; then the answer is marked against what the cell revealed, kept (progress.js, and the URL through
 // onState) and counted in the lesson's progress.
@@ -14,11 +19,12 @@
 // `engine` ({ pt, views }) may also be a promise of it: the prose and the cells' code show at once,
 // the cells run when the engine is ready (their Run buttons wait for it). prefetchLesson(id, lang) starts
 // fetching a lesson's page before it is rendered (the shell does so at start).
-import { loadLessonPage, markPrediction, runCell, tr } from './cell_runner.js';
+import { loadLessonPage, markPrediction, releaseState, runCell, tr } from './cell_runner.js';
 import { readPredictions, recordPrediction, recordProgress } from './progress.js';
 import { HELPER_FILE, lessonNotebook } from './notebook.js';
 import { t } from './i18n.js';
 import { viewFigure } from './views.js';
+import { DEFAULT_TIME_LIMIT_MS, createSandbox, workersAvailable } from './cell_sandbox.js';
 
 const siteRoot = new URL('../../', import.meta.url);
 
@@ -102,6 +108,7 @@ function buildCell(cell, page) {
 
   const status = el('span', { class: 'cell-status', role: 'status' });
   const runButton = el('button', { type: 'button', class: 'run' }, t(lang, 'run'));
+  const stopButton = el('button', { type: 'button', class: 'stop', hidden: '' }, t(lang, 'stop'));
   const resetButton = el('button', { type: 'button', class: 'reset' }, t(lang, 'reset'));
   const results = el('div', { class: 'cell-results' });
   const torch = cell.torch
@@ -112,7 +119,7 @@ function buildCell(cell, page) {
       el('span', { class: 'cell-id' }, cell.id),
       el('span', { class: 'cell-title' }, title),
       cell.exercise ? el('span', { class: 'badge' }, t(lang, 'exercise')) : null,
-      el('span', { class: 'spacer' }), status, resetButton, runButton),
+      el('span', { class: 'spacer' }), status, stopButton, resetButton, runButton),
     editor, torch, results);
 
   const prediction = cell.predict ? buildPrediction(cell, page, results) : null;
@@ -170,14 +177,22 @@ function buildCell(cell, page) {
   async function run() {
     const engine = page.engine;
     if (!engine || page.destroyed) return null;
+    const code = editor.value;
+    const isolated = page.isolate(code !== cell.code);
     status.textContent = t(lang, 'running');
     runButton.disabled = true;
+    stopButton.hidden = !isolated;
     await new Promise((r) => setTimeout(r, 0));  // let the page paint "running…" first
     if (page.destroyed) return null;
     try {
       const t0 = performance.now();
-      const result = runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code: editor.value });
+      const result = isolated
+        ? await page.sandbox().run(cell.id, code, { replay: page.history.slice(), timeLimitMs: page.timeLimitMs })
+        : runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code });
       const t1 = performance.now();
+      if (page.destroyed) return null;
+      // The runs that made the page's state, replayed in a fresh worker when one is needed; a stopped run left none.
+      if (!['Stopped', 'TimeoutError'].includes(result.error?.name)) page.history.push({ cell: cell.id, code });
       show(result);
       // The learner's progress (progress.js): this cell's checks passed, an error counting as one failed.
       const passed = result.checks.filter((c) => c.ok).length;
@@ -189,13 +204,16 @@ function buildCell(cell, page) {
       return result;
     } finally {
       runButton.disabled = false;
+      stopButton.hidden = true;
     }
   }
 
   runButton.addEventListener('click', () => { mark(); run(); });
+  stopButton.addEventListener('click', () => page.stop());
   resetButton.addEventListener('click', () => { editor.value = cell.code; fit(); });
   runButton.disabled = !page.engine;
-  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; }, get views() { return views; } };
+  return { cell, section, run, clear, setCode(code) { editor.value = code; fit(); }, enable() { runButton.disabled = false; },
+    get edited() { return editor.value !== cell.code; }, get views() { return views; } };
 }
 
 // A cell's prediction: the question, a choice or a number input, and once answered the learner's answer marked against
@@ -284,6 +302,17 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
       else page.predictions[cellId] = answer;
       onState({ cell: page.cell, controls: page.controls, predictions: page.predictions });
     },
+    // Where the page's state lives: here, or in a worker (cell_sandbox.js) once edited code has run on it.
+    isolated: false,
+    history: [],              // the runs [{ cell, code }] that made the current state, in order
+    timeLimitMs: DEFAULT_TIME_LIMIT_MS,
+    box: null,
+    sandbox() { return (page.box ??= createSandbox({ lesson, lang })); },
+    isolate(edited) {
+      if (edited && workersAvailable()) page.isolated = true;
+      return page.isolated;
+    },
+    stop() { page.box?.stop(); },
   };
   const cells = lesson.cells.map((c) => buildCell(c, page));
   const byId = new Map(cells.map((c) => [c.cell.id, c]));
@@ -312,7 +341,13 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
   if (!only) for (const c of cells) if (!placed.has(c.cell.id)) article.append(c.section);
 
   async function runAll() {
+    releaseState(page.state);
     page.state = {};
+    page.history = [];
+    page.box?.destroy();   // a fresh state: a fresh worker, when edited code needs one
+    page.box = null;
+    page.isolated = false;
+    page.isolate(cells.some((c) => c.edited));
     const results = [];
     for (const c of cells) {
       results.push(await c.run());
@@ -352,8 +387,14 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
       for (const c of cells) c.enable();
       return runAll();
     }),
+    // The time an isolated cell may run (the e2e shortens it to see the limit at work).
+    get timeLimitMs() { return page.timeLimitMs; },
+    set timeLimitMs(ms) { page.timeLimitMs = ms; },
+    get isolated() { return page.isolated; },
     destroy() {
       page.destroyed = true;
+      page.box?.destroy();
+      releaseState(page.state);
       for (const c of cells) c.clear();
     },
   };

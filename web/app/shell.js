@@ -50,7 +50,7 @@ async function firstFrame(handle) {
 export async function startShell() {
   performance.mark('pt2e:shell start');
   let state = readState();
-  if (state.lesson && /^M\d{2}(-\d+)?$/.test(state.lesson)) prefetchLesson(state.lesson, state.lang, siteReadText);
+  if (state.lesson) prefetchLesson(state.lesson, state.lang, siteReadText);  // readUrlState gave a well-formed id
   let engine = null;        // { pt, views } once loaded
   let engineError = null;
   const engineReady = loadEngine().then((pt) => ({ pt, views: createViewHost(pt.module) }));

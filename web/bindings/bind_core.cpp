@@ -2,7 +2,12 @@
 // The public, validated JS API over these raw bindings is web/api/ (engine.js, index.js).
 #include <emscripten/bind.h>
 
+#include <malloc.h>
+
+#include <cstdint>
 #include <cstring>
+#include <new>
+#include <typeinfo>
 
 #include "common.h"
 #include "core/generator.h"
@@ -57,9 +62,10 @@ val take_error() {
   ptjs::ErrorSlot& slot = ptjs::error_slot();
   if (!slot.set) return val::null();
   val e = val::object();
-  e.set("kind", slot.kind);
-  e.set("message", slot.message);
-  slot = {};
+  // As C strings: a std::string would cross through a malloc'd copy, and the heap may be full.
+  e.set("kind", val(slot.kind.c_str()));
+  e.set("message", val(slot.message.c_str()));
+  slot.set = false;
   return e;
 }
 
@@ -91,6 +97,14 @@ std::string canonical_dtype(const std::string& fn, const std::string& arg, const
   });
 }
 
+// The bytes the allocator has handed out and not had back (mallinfo), everything in the heap included; the wasm
+// memory itself (which only grows) is read in JS. For pt.memory_stats() (web/api/engine.js) and the soak.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+// The type a thrown std::bad_alloc carries: engine.js recognises one that escaped past guarded() — Embind's own
+// allocation of a result's wrapper, on a full heap — and raises the typed out-of-memory error for it.
+double bad_alloc_type() { return static_cast<double>(reinterpret_cast<uintptr_t>(&typeid(std::bad_alloc))); }
+
 val tensor_shape(const Tensor& t) { return ptjs::shape_to_js(t.shape()); }
 std::string tensor_dtype(const Tensor& t) { return pt::dtype_name(t.dtype()); }
 val tensor_data(const Tensor& t) { return ptjs::guarded([&] { return ptjs::tensor_data_to_js(t); }); }
@@ -111,4 +125,6 @@ EMSCRIPTEN_BINDINGS(pt_core) {
   function("rand", &js_rand);
   function("tensor", &make_tensor);
   function("canonical_dtype", &canonical_dtype);
+  function("heap_in_use", &heap_in_use);
+  function("bad_alloc_type", &bad_alloc_type);
 }

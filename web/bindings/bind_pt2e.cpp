@@ -50,6 +50,7 @@ using ptjs::GraphModuleHandle;
 // kwargs of a spec's observer_or_fake_quant_ctr by kwargs.h, as the observer constructors read theirs.
 #include <emscripten/bind.h>
 
+#include <cstdint>
 #include <memory>
 
 #include "common.h"
@@ -94,9 +95,10 @@ pt::Node* node_named(pt::GraphModule& gm, const std::string& name, const char* w
   return n;
 }
 std::string node_name_of(const val& v, const char* what) {
-  if (v.typeOf().as<std::string>() == "string") return v.as<std::string>();
-  if (given(v) && given(v["name"])) return v["name"].as<std::string>();
-  throw pt::TypeError(std::string(what) + ": expected a node or a node name");
+  const std::string type = ptjs::js_type(v);
+  if (type == "string") return v.as<std::string>();
+  if (type == "object" && ptjs::js_type(v["name"]) == "string") return v["name"].as<std::string>();
+  throw pt::TypeError(std::string(what) + ": expected a node or a node name, got " + type);
 }
 pt::EdgeOrNode edge_or_node_from_js(pt::GraphModule& gm, const val& v) {
   if (v.isArray()) {
@@ -178,11 +180,21 @@ pt::DeriveQParamsFn derive_fn_from_js(const val& fn) {
       arg.call<void>("push", e);
     }
     const val r = safe_call(fn, arg);
-    const unsigned n = r["scale"]["length"].as<unsigned>();
+    const char* fn_name = "derive_qparams_fn";
+    if (ptjs::js_type(r) != "object" || !r["scale"].isArray() || !r["zero_point"].isArray())
+      throw pt::TypeError("derive_qparams_fn must return { scale: [numbers], zero_point: [integers] }, got " + ptjs::js_type(r));
+    const val scale = r["scale"], zero_point = r["zero_point"];
+    const unsigned n = scale["length"].as<unsigned>();
+    if (zero_point["length"].as<unsigned>() != n)
+      throw pt::ValueError("derive_qparams_fn returned " + std::to_string(n) + " scales and " +
+                           std::to_string(zero_point["length"].as<unsigned>()) + " zero points");
     pt::QParams qp{pt::Tensor::empty({n}), pt::Tensor::empty({n}, pt::DType::Int32)};
     for (unsigned i = 0; i < n; ++i) {
-      qp.scale.data<float>()[i] = r["scale"][i].as<float>();
-      qp.zero_point.data<int32_t>()[i] = r["zero_point"][i].as<int32_t>();
+      const std::string at = "[" + std::to_string(i) + "]";
+      qp.scale.data<float>()[i] = static_cast<float>(ptjs::number_arg(fn_name, "scale" + at, scale[i]));
+      const int64_t zp = ptjs::int_arg(fn_name, "zero_point" + at, zero_point[i]);
+      if (zp < INT32_MIN || zp > INT32_MAX) throw pt::ValueError("derive_qparams_fn: zero_point" + at + " = " + std::to_string(zp) + " is outside int32");
+      qp.zero_point.data<int32_t>()[i] = static_cast<int32_t>(zp);
     }
     return qp;
   };
@@ -202,7 +214,7 @@ pt::DerivedQuantizationSpec derived_spec_fields_from_js(pt::GraphModule* gm, con
 
 pt::OptionalQSpec spec_from_js(pt::GraphModule& gm, const val& v) {
   if (!given(v)) return std::nullopt;
-  const std::string kind = given(v["kind"]) ? v["kind"].as<std::string>() : "";
+  const std::string kind = given(v["kind"]) ? ptjs::string_arg("spec", "kind", v["kind"]) : "";
   if (kind == "QuantizationSpec") return quantization_spec_from_js(v);
   if (kind == "SharedQuantizationSpec") return pt::SharedQuantizationSpec{edge_or_node_from_js(gm, v["edge_or_node"])};
   if (kind == "FixedQParamsQuantizationSpec") {
@@ -259,7 +271,7 @@ val spec_to_js(const pt::OptionalQSpec& spec) {
 // canonical name of the spec's dtype, which the JS object keeps.
 std::string check_spec(const val& v) {
   return ptjs::guarded([&] {
-    const std::string kind = v["kind"].as<std::string>();
+    const std::string kind = ptjs::string_arg("spec", "kind", v["kind"]);
     pt::DType dtype = pt::DType::Float32;
     if (kind == "QuantizationSpec") dtype = quantization_spec_from_js(v).dtype;
     else if (kind == "FixedQParamsQuantizationSpec") dtype = fixed_spec_fields_from_js(v).dtype;
@@ -282,7 +294,7 @@ val config_to_js(const pt::QuantizationConfig& c) {
 std::optional<pt::QuantizationSpec> config_spec(const val& c, const char* key) {
   const val v = c[key];
   if (!given(v)) return std::nullopt;
-  if (given(v["kind"]) && v["kind"].as<std::string>() != "QuantizationSpec")
+  if (given(v["kind"]) && ptjs::string_arg("QuantizationConfig", key, v["kind"]) != "QuantizationSpec")
     throw pt::TypeError(std::string("QuantizationConfig: ") + key + " must be a QuantizationSpec or null, got a " +
                         v["kind"].as<std::string>());
   return quantization_spec_from_js(v);
@@ -361,15 +373,24 @@ pt::SetterArg setter_arg_from_js(const val& v) {
   return config_from_js(v);
 }
 
+// A quantizer's description (what its describe() returns; a learner's subclass may return anything) read
+// with the typed argument readers: TypeError for a field of the wrong kind.
+val list_field(const val& d, const char* key) {
+  const val v = d[key];
+  if (!v.isArray()) throw pt::TypeError(std::string("quantizer description: '") + key + "' must be a list, got " + ptjs::js_type(v));
+  return v;
+}
+
 std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
-  const std::string type = d["type"].as<std::string>();
+  if (ptjs::js_type(d) != "object") throw pt::TypeError("a quantizer's describe() must return an object, got " + ptjs::js_type(d));
+  const std::string type = ptjs::string_arg("quantizer description", "type", d["type"]);
   if (type == "ComposableQuantizer") {
     std::vector<std::shared_ptr<pt::Quantizer>> parts;
     std::vector<std::string> names;
-    const val list = d["quantizers"];
+    const val list = list_field(d, "quantizers");
     for (unsigned i = 0; i < list["length"].as<unsigned>(); ++i) {
       parts.push_back(quantizer_from_js(list[i]));
-      names.push_back(list[i]["name"].as<std::string>());
+      names.push_back(ptjs::string_arg("quantizer description", "name", list[i]["name"]));
     }
     return std::make_shared<pt::ComposableQuantizer>(parts, names);
   }
@@ -384,18 +405,41 @@ std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
     return q;
   }
   pt::QuantizerDescription desc{type, {}};
-  const val calls = d["calls"];
+  const val calls = list_field(d, "calls");
   for (unsigned i = 0; i < calls["length"].as<unsigned>(); ++i) {
     pt::QuantizerCall& c = desc.calls.emplace_back();
-    c.method = calls[i][0].as<std::string>();
+    if (!calls[i].isArray()) throw pt::TypeError("quantizer description: a call must be [method, [arguments]]");
+    c.method = ptjs::string_arg("quantizer description", "method", calls[i][0]);
+    if (!calls[i][1].isArray()) throw pt::TypeError("quantizer description: " + c.method + "'s arguments must be a list");
     const val args = calls[i][1];
     for (unsigned j = 0; j < args["length"].as<unsigned>(); ++j) c.args.push_back(setter_arg_from_js(args[j]));
   }
   return pt::make_quantizer(desc);
 }
 
+// A learner's annotate may call prepare_pt2e (or annotate) again, on the graph it is given or another: Python
+// recurses until its recursion limit. Here every level holds wasm stack, which has no guard page, so past a
+// small depth the call fails as Python's RecursionError would (a RuntimeError here), before any stack runs out.
+class NestingGuard {
+ public:
+  explicit NestingGuard(const char* what) {
+    static constexpr int kMaxDepth = 8;
+    if (depth_ >= kMaxDepth)
+      throw pt::RuntimeError(std::string(what) + ": maximum recursion depth exceeded (a quantizer's callback called prepare_pt2e or annotate " +
+                             std::to_string(kMaxDepth) + " levels deep)");
+    ++depth_;
+  }
+  ~NestingGuard() { --depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+
+ private:
+  static inline int depth_ = 0;
+};
+
 GraphModuleHandle prepare(const GraphModuleHandle& gm, const val& desc, bool is_qat) {
   return ptjs::guarded([&] {
+    NestingGuard nesting(is_qat ? "prepare_qat_pt2e" : "prepare_pt2e");
     auto q = quantizer_from_js(desc);
     return ptjs::own(is_qat ? pt::prepare_qat_pt2e(gm.get(), *q) : pt::prepare_pt2e(gm.get(), *q));
   });
@@ -418,6 +462,7 @@ ptjs::ObserverHandle observer_of(const GraphModuleHandle& h, const std::string& 
 // quantizer.annotate(gm) alone, in place (the seed's look at annotations before prepare).
 void annotate(const GraphModuleHandle& gm, const val& desc) {
   ptjs::guarded([&] {
+    NestingGuard nesting("annotate");
     quantizer_from_js(desc)->annotate(gm.get());
     return 0;
   });

@@ -12,6 +12,9 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -22,9 +25,21 @@
 
 namespace ptjs {
 
+// The slot's strings are allocated once, up front: recording an error must work when the heap is full
+// (the error may be that very exhaustion), so a message longer than the room kept is cut, never grown.
 struct ErrorSlot {
+  static constexpr size_t kRoom = 4096;
   bool set = false;
   std::string kind, message;
+  ErrorSlot() {
+    kind.reserve(32);
+    message.reserve(kRoom);
+  }
+  void record(const char* k, const char* m) noexcept {
+    kind.assign(k, std::min(std::strlen(k), kind.capacity()));
+    message.assign(m, std::min(std::strlen(m), message.capacity()));
+    set = true;
+  }
 };
 inline ErrorSlot& error_slot() {
   static ErrorSlot slot;
@@ -37,22 +52,33 @@ template <class F> auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const pt::Error& e) {
-    slot = {true, e.kind_name(), e.what()};
+    slot.record(e.kind_name(), e.what());
   } catch (const std::bad_alloc&) {
-    slot = {true, "RuntimeError", "out of memory"};
+    slot.record("RuntimeError", "out of memory: the engine's heap (at most 2 GiB) is full; free tensors and models no longer needed (.delete() or pt.scope)");
   } catch (const std::exception& e) {
-    slot = {true, "RuntimeError", e.what()};
+    slot.record("RuntimeError", e.what());
   }
   if constexpr (std::is_same_v<R, emscripten::val>) return emscripten::val::undefined();
   else if constexpr (!std::is_void_v<R>) return R{};
 }
 
-// Reads a JS array of integers (already validated by the JS wrapper) into a Shape.
+// Reads a JS array of integers into a Shape. The JS wrapper validates first; this check stands behind it
+// (a double outside int64 would be undefined behaviour to convert): TypeError for a non-array, a
+// non-number or a fraction, ValueError for a dimension that is not exact (beyond 2^53) — then
+// pt::Tensor's own checks (negative, too many elements or bytes) name the shape.
 inline pt::Shape shape_from_js(const emscripten::val& arr) {
+  if (!arr.isArray()) throw pt::TypeError("shape must be a list of integers, got " + arr.typeOf().as<std::string>());
   pt::Shape s;
   const unsigned n = arr["length"].as<unsigned>();
   s.reserve(n);
-  for (unsigned i = 0; i < n; ++i) s.push_back(static_cast<int64_t>(arr[i].as<double>()));
+  for (unsigned i = 0; i < n; ++i) {
+    const emscripten::val d = arr[i];
+    if (d.typeOf().as<std::string>() != "number") throw pt::TypeError("shape: element " + std::to_string(i) + " is not a number");
+    const double v = d.as<double>();
+    if (!std::isfinite(v) || v != std::trunc(v)) throw pt::TypeError("shape: element " + std::to_string(i) + " (" + std::to_string(v) + ") is not an integer");
+    if (std::abs(v) > 0x1p53) throw pt::ValueError("shape: element " + std::to_string(i) + " (" + std::to_string(v) + ") is too large to be a dimension");
+    s.push_back(static_cast<int64_t>(v));
+  }
   return s;
 }
 

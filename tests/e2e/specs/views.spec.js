@@ -1,0 +1,255 @@
+// views.spec.js — the Dear ImGui views on the home page: drawn and not blank, no busy loop, one context per canvas
+// with input routed to its own view (hover, a fast click), typed errors for bad data, line and bar charts, a
+// histogram range dragged (SQNR / clipped readout, onControls, setControls), a missing canvas, lazy views.
+import path from 'node:path';
+import { Guard, detail, diffPixels, expect, frames, openSite, outDir, pixelStats, test } from '../fixtures.js';
+
+test.describe.configure({ mode: 'serial' });
+let page, guard;
+test.beforeAll(async ({ browser, site }) => {
+  guard = new Guard(site);
+  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
+  await openSite(page, guard, site);
+});
+test.afterEach(() => guard.check());
+test.afterAll(() => page.context().close());
+
+const addCanvas = (id, style = '') => page.evaluate(([i, s]) => {
+  const c = document.createElement('canvas');
+  c.className = 'view';
+  c.id = i;
+  if (s) c.style.cssText = s;
+  document.querySelector('#main').prepend(c);
+}, [id, style]);
+
+test('histogram canvas is not blank', async () => {
+  const png = await page.locator('canvas.view').first().screenshot({ path: path.join(outDir, 'home-view.png') });
+  await page.screenshot({ path: path.join(outDir, 'home.png') });
+  const s = await pixelStats(page, png);
+  expect(s.colours, 'distinct colours').toBeGreaterThanOrEqual(8);
+  expect(s.topShare, 'share of the most common colour').toBeLessThan(0.95);
+  detail(`${s.colours} colours`);
+});
+
+test('an idle view draws no frames (no busy loop)', async () => {
+  const a = await page.evaluate(() => window.pt2e.demo.framesDrawn());
+  await frames(page, 36);  // ~0.6 s of animation frames with nothing to draw
+  const b = await page.evaluate(() => window.pt2e.demo.framesDrawn());
+  expect(b, 'frames drawn while idle').toBe(a);
+});
+
+test('a second canvas gets its own context; hover reaches only that view', async () => {
+  await addCanvas('e2e-second');
+  await page.evaluate(() => {
+    const counts = Array.from({ length: 20 }, (_, i) => 10 + ((i * 7) % 13));
+    window.e2eSecond = window.pt2e.views.mount(document.getElementById('e2e-second'), { view: 'histogram', title: 'second', lo: 0, hi: 20, counts, range: { min: 4, max: 15, label: 'range' }, clipped: 0.25 });
+  });
+  const second = page.locator('#e2e-second');
+  await page.waitForFunction(() => window.e2eSecond.framesDrawn() > 0);
+  await frames(page, 3);
+  const quiet = await second.screenshot();
+  const box = await second.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6);
+  await page.waitForFunction(() => window.e2eSecond.hoveredItem() >= 0);
+  await frames(page, 3);
+  const hovered = await second.screenshot({ path: path.join(outDir, 'second-hover.png') });
+  const bins = await page.evaluate(() => [window.e2eSecond.hoveredItem(), window.pt2e.demo.hoveredItem()]);
+  expect(bins[0], "second view's hovered bin (near the middle)").toBeGreaterThanOrEqual(8);
+  expect(bins[0]).toBeLessThanOrEqual(11);
+  expect(bins[1], 'the home view reports no hovered bin').toBe(-1);
+  const changed = await diffPixels(page, quiet, hovered);
+  expect(changed, 'pixels changed on hover (a tooltip)').toBeGreaterThan(50);
+  detail(`bin ${bins[0]}, ${changed} pixels changed`);
+});
+
+test('a fast click (down + up before the next frame) selects a bin; a second click clears it', async () => {
+  const box = await page.locator('#e2e-second').boundingBox();
+  await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
+  await page.waitForFunction(() => window.e2eSecond.selectedItem() >= 0);
+  const first = await page.evaluate(() => window.e2eSecond.selectedItem());
+  expect(first, 'selected bin near 20% of the width').toBeGreaterThanOrEqual(2);
+  expect(first).toBeLessThanOrEqual(5);
+  await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.6);
+  await page.waitForFunction(() => window.e2eSecond.selectedItem() === -1);
+  expect(await page.evaluate(() => window.pt2e.demo.selectedItem()), 'the home view got the click too').toBe(-1);
+  detail(`selected bin ${first}`);
+});
+
+test('bad view data throws a typed error and the view keeps its data', async () => {
+  const r = await page.evaluate(() => {
+    const out = [];
+    for (const bad of [{ view: 'histogram', lo: 1, hi: 0, counts: [1] }, { view: 'histogram', lo: 0, hi: 1, counts: [1, -2] },
+      { view: 'nope' }, { view: 'histogram', lo: 0, hi: 1, counts: 'abc' }]) {
+      try { window.e2eSecond.update(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+    }
+    return { out, title: window.e2eSecond.spec.title };
+  });
+  expect(r.out[0]).toMatch(/^ValueError.*'lo' and 'hi'/);
+  expect(r.out[1]).toMatch(/^ValueError.*counts\[1\]/);
+  expect(r.out[2]).toMatch(/^ValueError.*unknown view/);
+  expect(r.out[3]).toMatch(/^(TypeError|ValueError)/);
+  expect(r.title, 'spec after errors').toBe('second');
+});
+
+test('line and bar charts draw, report the hovered point / group, and reject bad data by field', async () => {
+  await addCanvas('e2e-line');
+  await addCanvas('e2e-bar');
+  await page.evaluate(() => {
+    const y = Array.from({ length: 50 }, (_, i) => Math.sin(i / 5));
+    window.e2eLine = window.pt2e.views.mount(document.getElementById('e2e-line'), { view: 'line', x_label: 'batch', y_label: 'min_val',
+      series: [{ name: 'MinMax', y }, { name: 'MovingAverage', y: y.map((v) => v / 2) }], marks: [{ x: 10, label: 'spike' }] });
+    window.e2eBar = window.pt2e.views.mount(document.getElementById('e2e-bar'), { view: 'bar', y_label: 'SQNR (dB)',
+      labels: ['conv1', 'conv2', 'conv3', 'fc'], series: [{ name: 'per-tensor', values: [30, 25, -5, 40] }, { name: 'per-channel', values: [35, 33, 10, NaN] }] });
+  });
+  await page.waitForFunction(() => window.e2eLine.framesDrawn() > 0 && window.e2eBar.framesDrawn() > 0);
+  await frames(page, 3);
+  const got = {};
+  for (const [id, key, handle, frac] of [['e2e-line', 'line', 'e2eLine', 0.5], ['e2e-bar', 'bar', 'e2eBar', 0.9]]) {
+    const loc = page.locator(`#${id}`);
+    const st = await pixelStats(page, await loc.screenshot({ path: path.join(outDir, `${id}.png`) }));
+    expect(st.colours, `${id}: colours`).toBeGreaterThanOrEqual(8);
+    expect(st.topShare, `${id}: top colour share`).toBeLessThan(0.95);
+    const box = await loc.boundingBox();
+    await page.mouse.move(box.x + box.width * frac, box.y + box.height * 0.5);
+    await page.waitForFunction((h) => window[h].hoveredItem() >= 0, handle);
+    got[key] = await page.evaluate((h) => window[h].hoveredItem(), handle);
+    await frames(page, 3);
+    await loc.screenshot({ path: path.join(outDir, `${id}-hover.png`) });
+  }
+  expect(got.line, 'line: hovered point near the middle of 50').toBeGreaterThanOrEqual(20);
+  expect(got.line).toBeLessThanOrEqual(28);
+  expect(got.bar, 'bar: hovered group (the last, fc)').toBe(3);
+  const errs = await page.evaluate(() => {
+    const out = [];
+    for (const bad of [{ view: 'line', series: [] }, { view: 'line', series: [{ y: [1, 2], x: [1, 0] }] },
+      { view: 'bar', labels: ['a'], series: [{ values: [1, 2] }] }, { view: 'bar', labels: ['a'], series: [{ values: ['x'] }] }]) {
+      try { window.e2eBar.update(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+    }
+    window.e2eLine.destroy();
+    window.e2eBar.destroy();
+    return out;
+  });
+  expect(errs[0]).toMatch(/^ValueError: line chart.*'series'/);
+  expect(errs[1]).toMatch(/^ValueError.*ascending/);
+  expect(errs[2]).toMatch(/^ValueError.*2 values for 1 labels/);
+  expect(errs[3]).toMatch(/^TypeError.*values\[0\] is not a number/);
+  detail(`line point ${got.line}, bar group ${got.bar}`);
+});
+
+test('dragging a histogram range handle changes the SQNR and clipped % readout; onControls fires; setControls rejects a bad range', async () => {
+  await addCanvas('e2e-drag');
+  const before = await page.evaluate(() => {
+    const { pt } = window.pt2e;
+    const values = pt.scope(() => { pt.manual_seed(0); return Array.from(pt.randn([20000]).data()); });
+    const min = Math.min(...values), max = Math.max(...values), lo = -5, hi = 5;
+    const counts = new Array(50).fill(0);
+    for (const v of values) if (v >= lo && v <= hi) counts[Math.min(49, Math.floor((v - lo) / (hi - lo) * 50))] += 1;
+    window.e2eDragSeen = [];
+    window.e2eDrag = window.pt2e.views.mount(document.getElementById('e2e-drag'), { view: 'histogram', lo, hi, counts, values,
+      range: { min, max, label: 'MinMaxObserver', draggable: true }, quant: { quant_min: -128, quant_max: 127, dtype: 'int8' } },
+    { onControls: (ctl) => window.e2eDragSeen.push(ctl) });
+    return { lo, hi, min, max };
+  });
+  await page.waitForFunction(() => window.e2eDrag.framesDrawn() > 0 && window.e2eDrag.readout() !== null);
+  const r0 = await page.evaluate(() => window.e2eDrag.readout());
+  expect(r0.clipped, "readout over the data's whole range: clipped").toBe(0);
+  expect(r0.sqnr).toBeGreaterThan(30);
+  // The max line's x on screen: estimated from the plot's place in the canvas, then found where the pointer
+  // shows the resize cursor (the view's own hit test).
+  const loc = page.locator('#e2e-drag');
+  const box = await loc.boundingBox();
+  const guess = box.x + 62 + (before.max - before.lo) / (before.hi - before.lo) * (box.width - 78);
+  const y = box.y + box.height * 0.5;
+  let x = null;
+  for (const dx of [0, -2, 2, -4, 4, -6, 6, -8, 8, -10, 10, -13, 13, -16, 16]) {
+    await page.mouse.move(guess + dx, y);
+    await frames(page);
+    if (await loc.evaluate((c) => c.style.cursor) === 'ew-resize') { x = guess + dx; break; }
+  }
+  expect(x, `a resize cursor near the max line (x ${guess.toFixed(0)} +- 16 px)`).not.toBeNull();
+  const inward = (before.max - 1.5) / (before.hi - before.lo) * (box.width - 78);   // to about max = 1.5
+  await page.mouse.down();
+  await page.mouse.move(x - inward, y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction((m) => window.e2eDrag.controls().range[1] < m - 1, before.max);
+  await frames(page);
+  await loc.screenshot({ path: path.join(outDir, 'histogram-drag.png') });
+  const after = await page.evaluate(() => ({ controls: window.e2eDrag.controls(), readout: window.e2eDrag.readout(),
+    seen: window.e2eDragSeen.length, last: window.e2eDragSeen.at(-1), spec: window.e2eDrag.spec.range }));
+  const [min1, max1] = after.controls.range;
+  expect(min1, 'min after the drag').toBe(before.min);
+  expect(max1, 'max after the drag').toBeLessThan(before.max - 1);
+  expect(max1).toBeGreaterThan(0.5);
+  expect(after.readout.sqnr, 'SQNR changed').not.toBe(r0.sqnr);
+  expect(after.readout.clipped, 'clipped after pulling max in').toBeGreaterThan(0);
+  expect(after.seen, 'onControls calls').toBeGreaterThan(0);
+  expect(after.last.range[1]).toBe(max1);
+  expect(after.spec.max, "the handle's spec follows the drag").toBe(max1);
+  expect(after.spec.draggable).toBe(true);
+  const errs = await page.evaluate(() => {
+    const out = [];
+    for (const bad of [{ range: [2, 1] }, { range: [0, NaN] }, { range: [0] }, { range: ['a', 1] }, null]) {
+      try { window.e2eDrag.setControls(bad); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+    }
+    window.e2eDrag.setControls({ range: [-2, 2] });
+    const set = { controls: window.e2eDrag.controls(), readout: window.e2eDrag.readout() };
+    window.e2eDrag.destroy();
+    return { out, set };
+  });
+  expect(errs.out[0]).toMatch(/^ValueError.*'range'.*min < max|^ValueError.*min < max.*'range'/);
+  expect(errs.out[1]).toMatch(/^ValueError.*'range'/);
+  expect(errs.out[2]).toMatch(/^ValueError.*\[min, max\]/);
+  expect(errs.out[3]).toMatch(/^TypeError/);
+  expect(errs.out[4]).toMatch(/^TypeError/);
+  expect(errs.set.controls.range).toEqual([-2, 2]);
+  expect(errs.set.readout.sqnr).not.toBe(after.readout.sqnr);
+  const f = (r) => `SQNR ${r.sqnr.toFixed(2)} dB, clipped ${(r.clipped * 100).toFixed(2)}%`;
+  detail(`max ${before.max.toFixed(3)} -> ${max1.toFixed(3)}: ${f(r0)} -> ${f(after.readout)}; ${after.seen} onControls call(s)`);
+});
+
+test('mounting on a missing canvas fails in place with RuntimeError', async () => {
+  const msg = await page.evaluate(() => {
+    const c = document.createElement('canvas');  // not in the document: no selector finds it
+    try { window.pt2e.views.mount(c, { view: 'histogram', lo: 0, hi: 1, counts: [1] }); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; }
+  });
+  expect(msg).toMatch(/^RuntimeError.*WebGL2/);
+});
+
+test('lazy views: off-screen canvases wait; scrolled near they draw; past 8 live, off-screen ones are released and redraw on return', async () => {
+  const n = 12;
+  const first = await page.evaluate((count) => {
+    const box = document.createElement('div');
+    box.id = 'e2e-lazy';
+    for (let i = 0; i < count; i++) {
+      box.append(Object.assign(document.createElement('div'), { style: 'height: 900px' }));
+      box.append(Object.assign(document.createElement('canvas'), { className: 'view', id: `e2e-lazy-${i}` }));
+    }
+    document.querySelector('#main').append(box);
+    const counts = Array.from({ length: 20 }, (_, i) => 5 + ((i * 5) % 11));
+    window.e2eLazy = [...box.querySelectorAll('canvas')].map((c, i) => window.pt2e.views.mount(c, { view: 'histogram', title: `lazy ${i}`, lo: 0, hi: 20, counts }));
+    return { states: window.e2eLazy.map((h) => h.canvas.dataset.view), live: window.e2eLazy.filter((h) => h.live).length };
+  }, n);
+  expect(first.live, 'live right after mount').toBe(0);
+  expect(first.states.every((s) => s === 'pending'), `states ${first.states}`).toBe(true);
+  let maxLive = 0;
+  for (let i = 0; i < n; i++) {
+    await page.evaluate((k) => window.e2eLazy[k].canvas.scrollIntoView({ block: 'center' }), i);
+    await page.waitForFunction((k) => window.e2eLazy[k].framesDrawn() > 0, i);
+    maxLive = Math.max(maxLive, await page.evaluate(() => window.pt2e.views.liveCount()));
+  }
+  expect(maxLive, 'views live at once (budget 8)').toBeLessThanOrEqual(8);
+  const released = await page.evaluate(() => window.e2eLazy.filter((h) => h.canvas.dataset.view === 'released').length);
+  expect(released).toBeGreaterThanOrEqual(n - 8);
+  await page.evaluate(() => window.e2eLazy[0].canvas.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction(() => window.e2eLazy[0].framesDrawn() > 0);
+  await frames(page, 3);
+  const st = await pixelStats(page, await page.locator('#e2e-lazy-0').screenshot({ path: path.join(outDir, 'lazy-redrawn.png') }));
+  expect(st.colours, 'the view drawn again: colours').toBeGreaterThanOrEqual(8);
+  expect(st.topShare).toBeLessThan(0.95);
+  await page.evaluate(() => {
+    for (const h of window.e2eLazy) h.destroy();
+    document.getElementById('e2e-lazy').remove();
+    document.querySelector('#main').scrollTop = 0;
+  });
+  detail(`max ${maxLive} live of ${n}, ${released} released, the first redrawn (${st.colours} colours)`);
+});
