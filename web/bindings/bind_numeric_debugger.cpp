@@ -106,7 +106,7 @@ void generate_handles(const GraphModuleHandle& gm) {
 }
 
 GraphModuleHandle prepare_for_comparison(const GraphModuleHandle& gm) {
-  return ptjs::guarded([&] { return GraphModuleHandle::own(pt::prepare_for_propagation_comparison(gm.get())); });
+  return ptjs::guarded([&] { return ptjs::own(pt::prepare_for_propagation_comparison(gm.get())); });
 }
 
 val extract_results(const GraphModuleHandle& gm) {
@@ -137,8 +137,8 @@ val quantize_and_compare(const GraphModuleHandle& gm, const val& quantizer, cons
     val o = val::object();
     o.set("model_sqnr", c.model_sqnr);
     o.set("nodes", summaries_to_js(c.nodes));
-    o.set("reference", GraphModuleHandle::own(std::move(c.reference)));
-    o.set("quantized", GraphModuleHandle::own(std::move(c.quantized)));
+    o.set("reference", ptjs::own(std::move(c.reference)));
+    o.set("quantized", ptjs::own(std::move(c.quantized)));
     return o;
   });
 }
