@@ -32,10 +32,16 @@ export function installCore(pt, M, tools) {
     abs() { return this.#map('abs', 0, (v) => Math.abs(v)); }
     clone() { return pt.tensor(this.data(), this.shape, this.dtype); }
     reshape(shape) {
-      check.shape('reshape', Array.isArray(shape) ? shape.map((d) => (d === -1 ? 1 : d)) : shape);  // -1 (infer) aside, a list of sizes
-      const known = shape.reduce((a, d) => (d === -1 ? a : a * d), 1);
-      const s = check.shape('reshape', shape.map((d) => (d === -1 && known > 0 ? this.numel / known : d)));
-      if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.ValueError(`reshape(): shape [${shape}] is invalid for input of size ${this.numel}`);
+      // A plain copy first (stopping at the first element that is not a number, which the check then names),
+      // so a hostile list is read once; -1 (infer one size) aside, it must be a list of sizes.
+      const dims = [];
+      if (Array.isArray(shape)) {
+        for (let i = 0; i < shape.length; i++) { const d = shape[i]; dims.push(d); if (typeof d !== 'number') break; }
+      }
+      check.shape('reshape', Array.isArray(shape) ? dims.map((d) => (d === -1 ? 1 : d)) : shape);
+      const known = dims.reduce((a, d) => (d === -1 ? a : a * d), 1);
+      const s = check.shape('reshape', dims.map((d) => (d === -1 && known > 0 ? this.numel / known : d)));
+      if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.ValueError(`reshape(): shape [${dims}] is invalid for input of size ${this.numel}`);
       return pt.tensor(this.data(), s, this.dtype);
     }
     #map(fn, s, op) {

@@ -91,7 +91,7 @@ export function installGraph(pt, M, tools) {
     opts = tools.check.options('get_model', opts, 'opts');
     for (const k of ['ch', 'num_classes']) {
       if (opts[k] !== undefined && !(Number.isInteger(opts[k]) && opts[k] > 0)) {
-        throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${opts[k]}`);
+        throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${String(opts[k])}`);
       }
     }
     return new Model(call(M.get_model, name, opts));
@@ -121,7 +121,7 @@ export function installGraph(pt, M, tools) {
   pt.observer_placement_table = (g) => call(M.observer_placement_table, gmArg('observer_placement_table', g));
 
   function check(fn, v, arg) {
-    if (!Number.isInteger(v) || v <= 0) throw new pt.errors.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v <= 0) throw new pt.errors.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${String(v)}`);
     return v;
   }
 }

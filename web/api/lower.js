@@ -22,9 +22,9 @@ export function installLower(pt, M, tools) {
   const requantizations = ['fp32', 'fixed_point', 'shift'];
 
   pt.lower = (converted, backend = 'xnnpack', { requantization = 'fp32' } = {}) => {
-    if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${backend}`);
+    if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${String(backend)}`);
     if (!requantizations.includes(requantization)) {
-      throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${requantization}`);
+      throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${String(requantization)}`);
     }
     const r = call(M.lower, pt.gmArg('lower', converted), backend, requantization);
     const gm = pt.wrapGraphModule(r.gm);
@@ -37,7 +37,7 @@ export function installLower(pt, M, tools) {
       if (!(x instanceof pt.Tensor)) throw new E.TypeError(`integer_picture(): input ${i} must be a Tensor, got ${typeof x}`);
       return x.handle;
     });
-    if (!Number.isInteger(index)) throw new E.TypeError(`integer_picture(): index must be an integer, got ${index}`);
+    if (!Number.isInteger(index)) throw new E.TypeError(`integer_picture(): index must be an integer, got ${String(index)}`);
     return call(M.integer_picture, pt.gmArg('integer_picture', lowered), typeof node === 'object' ? node.name : String(node), xs, index);
   };
 

@@ -23,7 +23,10 @@ export function createSandbox({ lesson, lang }) {
   let nextId = 1;
   let queue = Promise.resolve();
   let current = null;      // the run in flight: { stop() }
+  let starting = false;    // a worker is starting for the next run (current is still null)
+  let stopAsked = false;   // Stop was pressed while it started: that run ends as stopped once it is ready
   let destroyed = false;
+  const stopped = (cell) => ({ cell, outputs: [], checks: [], error: { name: 'Stopped', message: t(lang, 'cell_stopped'), line: null } });
 
   function spawn() {
     const w = new Worker(new URL('./cell_worker.js', import.meta.url), { type: 'module', name: 'pt2e cells' });
@@ -78,15 +81,22 @@ export function createSandbox({ lesson, lang }) {
   }
 
   async function runNow(cell, code, { replay = [], timeLimitMs = DEFAULT_TIME_LIMIT_MS }) {
-    if (destroyed) return { cell, outputs: [], checks: [], error: { name: 'Stopped', message: t(lang, 'cell_stopped'), line: null } };
+    if (destroyed) return stopped(cell);
+    stopAsked = false;
     if (!worker) {
       worker = spawn();
+      starting = true;
       try {
         await worker.ready;
       } catch (e) {
         kill();
-        return { cell, outputs: [], checks: [], error: { name: 'Error', message: `${t(lang, 'cell_worker_failed')}: ${e.message}`, line: null } };
+        return stopAsked ? stopped(cell)
+          : { cell, outputs: [], checks: [], error: { name: 'Error', message: `${t(lang, 'cell_worker_failed')}: ${e.message}`, line: null } };
+      } finally {
+        starting = false;
       }
+      // Stopped while the worker started: nothing of this run happened (the next run starts afresh).
+      if (stopAsked) { kill(); return stopped(cell); }
       for (const r of replay) {
         const res = await runOne(r.cell, r.code, timeLimitMs);
         if (!worker) return { ...res, cell };  // stopped while the earlier cells ran again
@@ -102,8 +112,11 @@ export function createSandbox({ lesson, lang }) {
       queue = p.catch(() => {});
       return p;
     },
-    get running() { return current !== null; },
-    stop() { current?.stop(); },
+    get running() { return current !== null || starting; },
+    stop() {
+      if (current) current.stop();
+      else if (starting) stopAsked = true;
+    },
     destroy() { destroyed = true; current?.stop(); kill(); },
   };
 }
