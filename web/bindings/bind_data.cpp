@@ -18,20 +18,16 @@ using pt::Tensor;
 namespace {
 
 val batches_to_js(const std::vector<pt::Batch>& batches) {
-  val arr = val::array();
-  for (const pt::Batch& b : batches) {
+  return ptjs::list_to_js(batches, [](const pt::Batch& b) {
     val e = val::object();
     e.set("x", b.x);
     e.set("labels", b.labels);
-    arr.call<void>("push", e);
-  }
-  return arr;
+    return e;
+  });
 }
 
 std::vector<pt::Batch> batches_from_js(const val& arr) {
-  std::vector<pt::Batch> out;
-  for (unsigned i = 0; i < arr["length"].as<unsigned>(); ++i) out.push_back({arr[i]["x"].as<Tensor>(), arr[i]["labels"].as<Tensor>()});
-  return out;
+  return ptjs::list_from_js(arr, [](const val& b) { return pt::Batch{b["x"].as<Tensor>(), b["labels"].as<Tensor>()}; });
 }
 
 Tensor randperm(double n) { return ptjs::guarded([&] { return pt::randperm(static_cast<int64_t>(n)); }); }

@@ -137,17 +137,18 @@ val model_info(const ModelHandle& m) {
     return o;
   });
 }
-val model_state_dict(const ModelHandle& m) {
-  return ptjs::guarded([&] {
-    val arr = val::array();
-    for (const pt::NamedTensor& t : m.get().state_dict()) {
-      val e = val::object();
-      e.set("name", t.name);
-      e.set("tensor", t.value.clone());
-      arr.call<void>("push", e);
-    }
-    return arr;
+// A state dict as [{name, tensor (a copy), is_buffer?}].
+val state_to_js(const std::vector<pt::NamedTensor>& state, bool with_is_buffer) {
+  return ptjs::list_to_js(state, [&](const pt::NamedTensor& t) {
+    val e = val::object();
+    e.set("name", t.name);
+    e.set("tensor", t.value.clone());
+    if (with_is_buffer) e.set("is_buffer", t.is_buffer);
+    return e;
   });
+}
+val model_state_dict(const ModelHandle& m) {
+  return ptjs::guarded([&] { return state_to_js(m.get().state_dict(), false); });
 }
 GraphModuleHandle export_module(const ModelHandle& m, const val& inputs) {
   return ptjs::guarded([&] { return ptjs::own(pt::export_module(m.get(), ptjs::tensors_from_js(inputs))); });
@@ -196,17 +197,7 @@ void gm_set_meta_custom(const GraphModuleHandle& h, const std::string& node, con
 std::string gm_code(const GraphModuleHandle& h) { return ptjs::guarded([&] { return pt::graph_to_string(h.get().graph); }); }
 void gm_lint(const GraphModuleHandle& h) { ptjs::guarded([&] { h.get().graph.lint(); return 0; }); }
 val gm_state_dict(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] {
-    val arr = val::array();
-    for (const pt::NamedTensor& t : h.get().state()) {
-      val e = val::object();
-      e.set("name", t.name);
-      e.set("tensor", t.value.clone());
-      e.set("is_buffer", t.is_buffer);
-      arr.call<void>("push", e);
-    }
-    return arr;
-  });
+  return ptjs::guarded([&] { return state_to_js(h.get().state(), true); });
 }
 val gm_graph_view(const GraphModuleHandle& h, const val& values) {
   return ptjs::guarded([&] {
@@ -223,14 +214,16 @@ val gm_graph_view(const GraphModuleHandle& h, const val& values) {
 }
 
 // ---- passes and tables ----
-double fold_bn(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::fold_bn(h.get())); }); }
-double dce(const GraphModuleHandle& h) { return ptjs::guarded([&] { return double(pt::eliminate_dead_code(h.get())); }); }
-// torchao move_exported_model_to_train / _eval: flips every batch_norm's training literal in place.
-double to_train(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return double(pt::move_exported_model_to_train(h.get())); });
+// A pass over a GraphModule returning how many nodes it changed (fold_bn, eliminate_dead_code, torchao's
+// move_exported_model_to_train / _eval), a report listing nodes, a report table: each bound through one template.
+template <auto Pass> double run_pass(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return double(Pass(h.get())); });
 }
-double to_eval(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return double(pt::move_exported_model_to_eval(h.get())); });
+template <auto Report> val report_nodes(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return node_names(Report(h.get())); });
+}
+template <auto Report> val report_table(const GraphModuleHandle& h) {
+  return ptjs::guarded([&] { return table_to_js(Report(h.get())); });
 }
 val diff_ops(const GraphModuleHandle& a, const GraphModuleHandle& b) {
   return ptjs::guarded([&] {
@@ -253,17 +246,6 @@ val count_ops(const GraphModuleHandle& h) {
     return o;
   });
 }
-val observer_nodes(const GraphModuleHandle& h) { return ptjs::guarded([&] { return node_names(pt::observer_nodes(h.get())); }); }
-val qdq_nodes(const GraphModuleHandle& h) { return ptjs::guarded([&] { return node_names(pt::qdq_nodes(h.get())); }); }
-val unannotated_ops(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return node_names(pt::unannotated_ops(h.get())); });
-}
-val annotation_table(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return table_to_js(pt::annotation_table(h.get())); });
-}
-val observer_placement_table(const GraphModuleHandle& h) {
-  return ptjs::guarded([&] { return table_to_js(pt::observer_placement_table(h.get())); });
-}
 
 }  // namespace
 
@@ -285,15 +267,15 @@ EMSCRIPTEN_BINDINGS(pt_graph) {
   function("export_module", &export_module);
   function("example_inputs", &example_inputs);
   function("calibration_batches", &calibration_batches);
-  function("fold_bn", &fold_bn);
-  function("eliminate_dead_code", &dce);
-  function("move_exported_model_to_train", &to_train);
-  function("move_exported_model_to_eval", &to_eval);
+  function("fold_bn", &run_pass<pt::fold_bn>);
+  function("eliminate_dead_code", &run_pass<pt::eliminate_dead_code>);
+  function("move_exported_model_to_train", &run_pass<pt::move_exported_model_to_train>);
+  function("move_exported_model_to_eval", &run_pass<pt::move_exported_model_to_eval>);
   function("diff_ops", &diff_ops);
   function("count_ops", &count_ops);
-  function("observer_nodes", &observer_nodes);
-  function("qdq_nodes", &qdq_nodes);
-  function("unannotated_ops", &unannotated_ops);
-  function("annotation_table", &annotation_table);
-  function("observer_placement_table", &observer_placement_table);
+  function("observer_nodes", &report_nodes<pt::observer_nodes>);
+  function("qdq_nodes", &report_nodes<pt::qdq_nodes>);
+  function("unannotated_ops", &report_nodes<pt::unannotated_ops>);
+  function("annotation_table", &report_table<pt::annotation_table>);
+  function("observer_placement_table", &report_table<pt::observer_placement_table>);
 }

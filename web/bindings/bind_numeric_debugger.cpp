@@ -18,28 +18,19 @@ using ptjs::GraphModuleHandle;
 namespace {
 
 val frames_to_js(const std::vector<pt::ModuleFrame>& frames) {
-  val arr = val::array();
-  for (const pt::ModuleFrame& f : frames) {
+  return ptjs::list_to_js(frames, [](const pt::ModuleFrame& f) {
     val o = val::object();
     o.set("fqn", f.fqn);
     o.set("type", f.type);
-    arr.call<void>("push", o);
-  }
-  return arr;
+    return o;
+  });
 }
 
 std::vector<pt::ModuleFrame> frames_from_js(const val& arr) {
-  std::vector<pt::ModuleFrame> out;
-  if (arr.isUndefined() || arr.isNull()) return out;
-  for (unsigned i = 0; i < arr["length"].as<unsigned>(); ++i)
-    out.push_back({arr[i]["fqn"].as<std::string>(), arr[i]["type"].as<std::string>()});
-  return out;
-}
-
-std::vector<std::string> strings_from_js(const val& arr) {
-  std::vector<std::string> out;
-  for (unsigned i = 0; i < arr["length"].as<unsigned>(); ++i) out.push_back(arr[i].as<std::string>());
-  return out;
+  if (arr.isUndefined() || arr.isNull()) return {};
+  return ptjs::list_from_js(arr, [](const val& f) {
+    return pt::ModuleFrame{f["fqn"].as<std::string>(), f["type"].as<std::string>()};
+  });
 }
 
 pt::NumericResults results_from_js(const val& arr) {
@@ -147,7 +138,7 @@ val quantize_and_compare(const GraphModuleHandle& gm, const val& quantizer, cons
 val layer_experiment(const std::string& kind, const GraphModuleHandle& gm, const val& maker, const val& layers, const val& data) {
   return ptjs::guarded([&] {
     const pt::QuantizerForKeptFloat make = maker_from_js(maker);
-    const std::vector<std::string> names = strings_from_js(layers);
+    const std::vector<std::string> names = ptjs::strings_from_js(layers);
     const pt::QuantizationData d = data_from_js(data);
     if (kind == "quantize_one_layer_alone") return points_to_js(pt::quantize_one_layer_alone(gm.get(), make, names, d));
     if (kind == "keep_one_layer_float") return points_to_js(pt::keep_one_layer_float(gm.get(), make, names, d));

@@ -88,22 +88,30 @@ inline emscripten::val shape_to_js(const pt::Shape& s) {
   return arr;
 }
 
-// Lists of tensors and strings as JS arrays (tensors cross as Embind Tensor objects sharing storage).
-inline std::vector<pt::Tensor> tensors_from_js(const emscripten::val& arr) {
-  std::vector<pt::Tensor> out;
+// Lists as JS arrays: list_to_js(items, f) pushes f(item) for each; list_from_js(arr, f) collects f(arr[i]).
+// Tensors cross as Embind Tensor objects sharing storage.
+template <class T, class F> emscripten::val list_to_js(const std::vector<T>& items, F&& f) {
+  emscripten::val arr = emscripten::val::array();
+  for (const T& x : items) arr.call<void>("push", f(x));
+  return arr;
+}
+template <class F> auto list_from_js(const emscripten::val& arr, F&& f) {
+  std::vector<decltype(f(arr))> out;
   const unsigned n = arr["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) out.push_back(arr[i].as<pt::Tensor>());
+  for (unsigned i = 0; i < n; ++i) out.push_back(f(arr[i]));
   return out;
 }
+inline std::vector<pt::Tensor> tensors_from_js(const emscripten::val& arr) {
+  return list_from_js(arr, [](const emscripten::val& v) { return v.as<pt::Tensor>(); });
+}
 inline emscripten::val tensors_to_js(const std::vector<pt::Tensor>& ts) {
-  emscripten::val arr = emscripten::val::array();
-  for (const pt::Tensor& t : ts) arr.call<void>("push", emscripten::val(t));
-  return arr;
+  return list_to_js(ts, [](const pt::Tensor& t) { return emscripten::val(t); });
+}
+inline std::vector<std::string> strings_from_js(const emscripten::val& arr) {
+  return list_from_js(arr, [](const emscripten::val& v) { return v.as<std::string>(); });
 }
 inline emscripten::val strings_to_js(const std::vector<std::string>& v) {
-  emscripten::val arr = emscripten::val::array();
-  for (const auto& s : v) arr.call<void>("push", s);
-  return arr;
+  return list_to_js(v, [](const std::string& s) { return emscripten::val(s); });
 }
 
 // A JS typed array holding a copy of the tensor's data (Float32Array, Int8Array, ...).

@@ -150,23 +150,28 @@ void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, c
   annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d});
 }
 
-void annotate_conv2d_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<TargetGroup> types{nn_type::conv2d, group::add};
+// conv / linear -> add [-> relu] (torchao _annotate_conv2d_binary_unary / _annotate_conv2d_binary and their
+// linear twins): the weighted op's only user is the add; the add's other operand is observed for conv only
+// (torchao leaves the linear one unobserved, for accuracy).
+void annotate_weighted_binary(GraphModule& gm, const Config& config, const Filter& filter, TargetGroup weighted,
+                              bool observe_extra, bool with_relu) {
+  std::vector<TargetGroup> types{weighted, group::add};
   if (with_relu) types.push_back(group::relu);
   for (const auto& m : find_sequential(gm, types)) {
-    Node *conv = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
-    if (conv->users().size() != 1) continue;
-    Node* extra = extra_binary_input(conv, add);
+    Node *op = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
+    if (op->users().size() != 1) continue;
+    Node* extra = extra_binary_input(op, add);
     if (!extra) continue;
-    std::vector<Node*> nodes{add, conv};
+    std::vector<Node*> nodes{add, op};
     if (relu) nodes.insert(nodes.begin(), relu);
     if (skip_annotate(nodes, filter)) continue;
     if (!config) {
-      annotate_nodes_not_quantize(m);
+      annotate_nodes_not_quantize(nodes);
       continue;
     }
-    annotate_weighted_node(conv, false, config);
-    set_x86(add, {{extra, input_act(config)}}, !relu);
+    annotate_weighted_node(op, false, config);
+    if (observe_extra) set_x86(add, {{extra, input_act(config)}}, !relu);
+    else set_x86(add, {}, !relu);
     if (relu) set_x86(relu, {}, true);
   }
 }
@@ -207,32 +212,13 @@ void annotate_single_weighted(GraphModule& gm, const Config& config, const Filte
 
 void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
   if (!config || config->is_qat) annotate_qat_conv2d_fusion_pattern(gm, config, filter);
-  annotate_conv2d_binary(gm, config, filter, true);
-  annotate_conv2d_binary(gm, config, filter, false);
+  annotate_weighted_binary(gm, config, filter, nn_type::conv2d, /*observe_extra=*/true, true);
+  annotate_weighted_binary(gm, config, filter, nn_type::conv2d, /*observe_extra=*/true, false);
   annotate_conv2d_unary(gm, config, filter);
   annotate_single_weighted(gm, config, filter, nn_type::conv2d);
 }
 
 // ---- linear patterns ----------------------------------------------------------------------------------
-
-void annotate_linear_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<TargetGroup> types{group::linear, group::add};
-  if (with_relu) types.push_back(group::relu);
-  for (const auto& m : find_sequential(gm, types)) {
-    Node *linear = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
-    if (linear->users().size() != 1 || !extra_binary_input(linear, add)) continue;
-    std::vector<Node*> nodes{add, linear};
-    if (relu) nodes.insert(nodes.begin(), relu);
-    if (skip_annotate(nodes, filter)) continue;
-    if (!config) {
-      annotate_nodes_not_quantize(nodes);
-      continue;
-    }
-    annotate_weighted_node(linear, false, config);
-    set_x86(add, {}, !relu);  // no observer on the extra input (accuracy, as torchao notes)
-    if (relu) set_x86(relu, {}, true);
-  }
-}
 
 void annotate_linear_unary(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_weighted_unary(gm, config, filter,
@@ -243,8 +229,8 @@ void annotate_linear_unary(GraphModule& gm, const Config& config, const Filter& 
 }
 
 void annotate_linear_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
-  annotate_linear_binary(gm, config, filter, true);
-  annotate_linear_binary(gm, config, filter, false);
+  annotate_weighted_binary(gm, config, filter, group::linear, /*observe_extra=*/false, true);
+  annotate_weighted_binary(gm, config, filter, group::linear, /*observe_extra=*/false, false);
   annotate_linear_unary(gm, config, filter);
   annotate_single_weighted(gm, config, filter, group::linear);
 }
