@@ -24,16 +24,10 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from '../harness.js';
 
+const { root, argv, opt, buildDir, rounds } = benchArgs(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
-const buildDir = resolve(root, opt('--build', 'build/wasm'));
-const rounds = Number(opt('--rounds', '3'));
 const quick = argv.includes('--quick');
 const budget = quick ? { warmup: 10, minCalls: 50, minMs: 500 } : { warmup: 30, minCalls: 200, minMs: 3000 };
 const PEAK_INT8 = 54.4;

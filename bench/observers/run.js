@@ -18,16 +18,10 @@ import { createRequire } from 'node:module';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs, timeRound } from '../harness.js';
 
+const { root, argv, opt, buildDir, rounds } = benchArgs(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
-const buildDir = resolve(root, opt('--build', 'build/wasm'));
-const rounds = Number(opt('--rounds', '3'));
 const N = 1_000_000;
 const BINS = 2048;
 
@@ -49,24 +43,6 @@ function makeData(n) {
 }
 
 // ---- timing harness ---------------------------------------------------------------------------
-// One round: wall-clock per call (hrtime) and CPU time per call (process.cpuUsage, µs resolution;
-// time spent preempted by other processes is not in it).
-function timeRound(fn, { warmup, minCalls, minMs }) {
-  for (let i = 0; i < warmup; i++) fn();
-  const ts = [], cpu = [];
-  const t0 = process.hrtime.bigint();
-  while (ts.length < minCalls || Number(process.hrtime.bigint() - t0) / 1e6 < minMs) {
-    const c = process.cpuUsage();
-    const a = process.hrtime.bigint();
-    fn();
-    ts.push(Number(process.hrtime.bigint() - a) / 1e6);
-    const d = process.cpuUsage(c);
-    cpu.push((d.user + d.system) / 1e3);
-  }
-  ts.sort((p, q) => p - q);
-  cpu.sort((p, q) => p - q);
-  return { min: ts[0], median: ts[ts.length >> 1], cpu: cpu[cpu.length >> 1], calls: ts.length };
-}
 // Rounds run round-robin over all steps (so a burst of load from other processes hits every step
 // alike); per step the lowest minimum and the lowest median over the rounds (the minimum is the
 // figure least disturbed by a shared machine; both are printed).

@@ -25,37 +25,14 @@ import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { benchArgs, timeRound } from '../harness.js';
 
+const { root, argv, opt, buildDir, rounds } = benchArgs(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
-const buildDir = resolve(root, opt('--build', 'build/wasm'));
-const rounds = Number(opt('--rounds', '3'));
 const BUDGET = { warmup: 30, minCalls: Number(opt('--calls', '30')), minMs: Number(opt('--ms', '1500')) };
 const CONV_MACS = 32 * 32 * 9 * 32 * 32;  // out channels × in channels × 3·3 × 32·32 positions
 const CONV_OUT = 32 * 32 * 32;
 
-// ---- timing harness (as bench/observers/run.js) -------------------------------------------------------
-function timeRound(fn, { warmup, minCalls, minMs }) {
-  for (let i = 0; i < warmup; i++) fn();
-  const ts = [], cpu = [];
-  const t0 = process.hrtime.bigint();
-  while (ts.length < minCalls || Number(process.hrtime.bigint() - t0) / 1e6 < minMs) {
-    const c = process.cpuUsage();
-    const a = process.hrtime.bigint();
-    fn();
-    ts.push(Number(process.hrtime.bigint() - a) / 1e6);
-    const d = process.cpuUsage(c);
-    cpu.push((d.user + d.system) / 1e3);
-  }
-  ts.sort((p, q) => p - q);
-  cpu.sort((p, q) => p - q);
-  return { min: ts[0], median: ts[ts.length >> 1], cpu: cpu[cpu.length >> 1], calls: ts.length };
-}
 function keepBest(best, name, t) {
   const b = best[name];
   best[name] = !b ? t : { min: Math.min(b.min, t.min), median: Math.min(b.median, t.median), cpu: Math.min(b.cpu, t.cpu), calls: b.calls + t.calls };
