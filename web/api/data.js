@@ -82,7 +82,7 @@ export function installData(pt, M, tools) {
   pt.evaluate_accuracy = (gm, batches) => pt.scope(() => {
     const list = batches instanceof DataLoader ? batches.epoch() : batches;
     if (!Array.isArray(list)) throw new E.TypeError('evaluate_accuracy(): expected a DataLoader or an array of { x, labels }');
-    const raw = list.map((b, i) => {
+    const raw = pt.check.list('evaluate_accuracy', list, 'batches').map((b, i) => {
       if (!(b?.x instanceof pt.Tensor) || !(b?.labels instanceof pt.Tensor)) throw new E.TypeError(`evaluate_accuracy(): batches[${i}] must be { x: Tensor, labels: Tensor }`);
       return { x: b.x.handle, labels: b.labels.handle };
     });

@@ -53,6 +53,7 @@ export function installDebugger(pt, M, tools) {
   // graph view's colour scale needs finite values.
   pt.sqnr_by_node = (gm, comparison) => {
     if (!(comparison instanceof Map)) throw new E.TypeError('sqnr_by_node(): expected what compare_results returns (a Map)');
+    pt.gmArg('sqnr_by_node', gm);
     const out = {};
     for (const n of gm.nodes) {
       const s = comparison.get(n.meta?.custom?.[pt.NUMERIC_DEBUG_HANDLE_KEY])?.results?.[0]?.sqnr;
@@ -92,7 +93,7 @@ export function installDebugger(pt, M, tools) {
       makerArg(kind, quantizer_for), layersArg(kind, layers), dataArg(kind, data)) }[kind];
   }
   pt.rank_by_sensitivity = (quantize_alone) => {
-    if (!Array.isArray(quantize_alone) || !quantize_alone.every((p) => typeof p?.layer === 'string' && typeof p?.model_sqnr === 'number')) {
+    if (!Array.isArray(quantize_alone) || !pt.check.list('rank_by_sensitivity', quantize_alone, 'quantize_alone').every((p) => typeof p?.layer === 'string' && typeof p?.model_sqnr === 'number')) {
       throw new E.TypeError('rank_by_sensitivity(): expected what quantize_one_layer_alone returns');
     }
     return call(M.rank_by_sensitivity, quantize_alone);

@@ -7,12 +7,15 @@
 // The raw module (dist/pt2e_engine.mjs) is built by scripts/build.sh; Node needs a small harness
 // (Debian's emscripten 3.1.6 emits ES6 code that expects require/__dirname and fetch of a file URL).
 
+// An error's message as given when it is a string (or absent), else shown (show() never throws).
+function messageText(m) { return m === undefined || typeof m === 'string' ? m : show(m); }
+
 export class PtError extends Error {
-  constructor(message, options) { super(message, options); this.name = this.constructor.name; }
+  constructor(message, options) { super(messageText(message), options); this.name = this.constructor.name; }
 }
 export class ValueError extends PtError {}
 // Extends the built-in TypeError so `e instanceof TypeError` holds, as for JS's own type errors.
-export class TypeError_ extends globalThis.TypeError { constructor(m, options) { super(m, options); this.name = 'TypeError'; } }
+export class TypeError_ extends globalThis.TypeError { constructor(m, options) { super(messageText(m), options); this.name = 'TypeError'; } }
 export class RuntimeError extends PtError {}
 export class NotImplementedError extends PtError {}
 export class IndexError extends PtError {}
@@ -235,6 +238,16 @@ export const check = {
     return v;
   },
   // A plain object of options (undefined = none given).
+  // A list as a plain array read once by index (a Proxy or a sparse giant cannot run a loop of ours), at most
+  // `max` long; each element as given.
+  list(fnName, v, argName, max = 1 << 20) {
+    if (!Array.isArray(v)) throw new TypeError_(`${fnName}(): argument '${argName}' must be a list, got ${typeName(v)}`);
+    const n = v.length;
+    if (!Number.isInteger(n) || n > max) throw new ValueError(`${fnName}(): argument '${argName}' has ${show(n)} elements (at most ${max})`);
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = v[i];
+    return out;
+  },
   options(fnName, v, argName = 'options') {
     if (v === undefined) return {};
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError_(`${fnName}(): argument '${argName}' must be an object of options, got ${typeName(v)}`);

@@ -19,6 +19,8 @@
 // (string, boolean, number) that prepare_pt2e / convert_pt2e carry forward (a node's to its output observer,
 // an observer's to its quantize / dequantize nodes) and clone() keeps; write it with gm.set_meta_custom(node,
 // key, value) (null removes the key).
+import { show } from './engine.js';
+
 export function installGraph(pt, M, tools) {
   const { call, own, release } = tools;
   const T = (h) => pt.Tensor.fromHandle(h);
@@ -53,7 +55,7 @@ export function installGraph(pt, M, tools) {
     get nodes() { return call((h) => h.nodes(), this.handle); }
     node(name) {
       const n = this.nodes.find((x) => x.name === name);
-      if (!n) throw new pt.errors.ValueError(`no node named '${name}' in the graph`);
+      if (!n) throw new pt.errors.ValueError(`no node named ${show(name)} in the graph`);
       return n;
     }
     clone() { return new GraphModule(call((h) => h.clone(), this.handle)); }
@@ -91,7 +93,7 @@ export function installGraph(pt, M, tools) {
     opts = tools.check.options('get_model', opts, 'opts');
     for (const k of ['ch', 'num_classes']) {
       if (opts[k] !== undefined && !(Number.isInteger(opts[k]) && opts[k] > 0)) {
-        throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${String(opts[k])}`);
+        throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${show(opts[k])}`);
       }
     }
     return new Model(call(M.get_model, name, opts));
@@ -121,7 +123,7 @@ export function installGraph(pt, M, tools) {
   pt.observer_placement_table = (g) => call(M.observer_placement_table, gmArg('observer_placement_table', g));
 
   function check(fn, v, arg) {
-    if (!Number.isInteger(v) || v <= 0) throw new pt.errors.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${String(v)}`);
+    if (!Number.isInteger(v) || v <= 0) throw new pt.errors.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${show(v)}`);
     return v;
   }
 }

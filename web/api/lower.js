@@ -32,23 +32,29 @@ export function installLower(pt, M, tools) {
     return gm;
   };
 
-  pt.integer_picture = (lowered, node, inputs, { index = 0 } = {}) => {
-    const xs = (Array.isArray(inputs) ? inputs : [inputs]).map((x, i) => {
+  pt.integer_picture = (lowered, node, inputs, options) => {
+    const { index = 0 } = pt.check.options('integer_picture', options);
+    const xs = (Array.isArray(inputs) ? pt.check.list('integer_picture', inputs, 'inputs') : [inputs]).map((x, i) => {
       if (!(x instanceof pt.Tensor)) throw new E.TypeError(`integer_picture(): input ${i} must be a Tensor, got ${typeof x}`);
       return x.handle;
     });
     if (!Number.isInteger(index)) throw new E.TypeError(`integer_picture(): index must be an integer, got ${String(index)}`);
-    return call(M.integer_picture, pt.gmArg('integer_picture', lowered), typeof node === 'object' ? node.name : String(node), xs, index);
+    return call(M.integer_picture, pt.gmArg('integer_picture', lowered), typeof node === 'object' && node !== null ? String(node.name) : String(node), xs, index);
   };
 
   // ExecuTorch backends/xnnpack/partition/xnnpack_partitioner.py XnnpackPartitioner.
   class XnnpackPartitioner {
-    constructor({ requantization = 'fp32' } = {}) { this.backend = 'xnnpack'; this.requantization = requantization; }
+    constructor(options) {
+      const { requantization = 'fp32' } = pt.check.options('XnnpackPartitioner', options);
+      this.backend = 'xnnpack';
+      this.requantization = requantization;
+    }
   }
   pt.XnnpackPartitioner = XnnpackPartitioner;
 
   // executorch.exir.to_edge_transform_and_lower: one partitioner here (the engine lowers for one backend).
-  pt.to_edge_transform_and_lower = (program, { partitioner = [] } = {}) => {
+  pt.to_edge_transform_and_lower = (program, options) => {
+    const { partitioner = [] } = pt.check.options('to_edge_transform_and_lower', options);
     const parts = Array.isArray(partitioner) ? partitioner : [partitioner];
     if (parts.length !== 1 || !(parts[0] instanceof XnnpackPartitioner)) {
       throw new E.ValueError('to_edge_transform_and_lower(): pass partitioner: [new pt.XnnpackPartitioner()]');

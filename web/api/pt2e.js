@@ -35,7 +35,7 @@ export function installPt2e(pt, M, tools) {
   };
 
   const nodeName = (n) => (typeof n === 'string' ? n : n?.name);
-  const edgeOrNode = (e) => (Array.isArray(e) ? e.map(nodeName) : nodeName(e));
+  const edgeOrNode = (e) => (Array.isArray(e) ? pt.check.list('edge_or_node', e, 'edge').map(nodeName) : nodeName(e));
 
   // Spec objects are built eagerly, as torchao's dataclasses. The engine reads each one as annotate and
   // prepare will (types, dtype names, and QuantizationSpec's __post_init__ range and ch_axis checks), so
@@ -135,7 +135,7 @@ export function installPt2e(pt, M, tools) {
   class ComposableQuantizer extends Quantizer {
     constructor(quantizers) {
       super();
-      if (!Array.isArray(quantizers) || !quantizers.every((q) => q instanceof Quantizer)) {
+      if (!Array.isArray(quantizers) || !pt.check.list('ComposableQuantizer', quantizers, 'quantizers').every((q) => q instanceof Quantizer)) {
         throw new E.TypeError('ComposableQuantizer(): expected an array of quantizers');
       }
       this.quantizers = quantizers;

@@ -135,7 +135,7 @@ export function installTrain(pt, M, tools) {
   // sd: what state_dict() returns ([{ name, tensor }]), a plain { name: Tensor } object or a Map.
   proto.load_state_dict = function loadStateDict(sd, strict = true) {
     let entries;
-    if (Array.isArray(sd)) entries = sd.map((e) => [e?.name, e?.tensor]);
+    if (Array.isArray(sd)) entries = pt.check.list('load_state_dict', sd, 'state_dict').map((e) => [e?.name, e?.tensor]);
     else if (sd instanceof Map) entries = [...sd];
     else if (sd && typeof sd === 'object') entries = Object.entries(sd);
     else throw new E.TypeError(`load_state_dict(): expected a state dict (array of { name, tensor }, object or Map), got ${typeof sd}`);
