@@ -102,6 +102,21 @@ export async function openSite(page, guard, site, query = '', { ready = true } =
   return line ? (await line).text() : null;
 }
 
+// A serial spec's one page: before its tests, a page (1100 x 760, no service worker) opened on the site at `query`
+// and watched by a Guard; after each test the Guard is checked; after all the page is closed. `opened(page,
+// readyLine)` hands the page to the spec. Call it at the spec's top level, before the spec's own hooks.
+export function sharedPage(query, opened) {
+  let page, guard;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async ({ browser, site }) => {
+    guard = new Guard(site);
+    page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
+    opened(page, await openSite(page, guard, site, query));
+  });
+  test.afterEach(() => guard.check());
+  test.afterAll(() => page.context().close());
+}
+
 // A new browser context (a fresh profile: empty storage and cache) with one watched page.
 export async function newSitePage(browser, guard, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, ...options });

@@ -1,16 +1,9 @@
 // engine.spec.js — the page starts: "pt2e: ready" with the home view drawn, the browser takes SIMD128 wasm, and the
 // engine module computes torch.randn bit for bit.
-import { Guard, detail, expect, openSite, test } from '../fixtures.js';
+import { detail, expect, sharedPage, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard, readyLine;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  readyLine = await openSite(page, guard, site);
-});
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
+let page, readyLine;
+sharedPage('', (p, line) => { page = p; readyLine = line; });
 
 test('page logs "pt2e: ready" with one view drawn', async () => {
   expect(readyLine).toMatch(/^pt2e: ready.*1 view drawn with WebGL2/);

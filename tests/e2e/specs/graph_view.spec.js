@@ -2,17 +2,10 @@
 // in layers without overlaps and with edges going down; hover names a node (an observer's qparams), a click selects
 // it, show_params: false and focus; ctrl + wheel zooms, a plain wheel scrolls; bad graphs raise ValueError.
 import path from 'node:path';
-import { Guard, detail, diffPixels, expect, frames, openSite, outDir, pixelStats, test } from '../fixtures.js';
+import { detail, diffPixels, expect, frames, sharedPage, outDir, pixelStats, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  await openSite(page, guard, site);
-});
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
+let page;
+sharedPage('', (p) => { page = p; });
 
 test('graph view: residual block at export | prepare (| convert), layered without overlaps, edges downward', async () => {
   const r = await page.evaluate(() => {

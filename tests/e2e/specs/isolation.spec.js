@@ -2,18 +2,13 @@
 // `while (true) {}` in an edited cell is stopped from the page and the next cell runs; the time limit stops a loop by
 // itself with a clear message; a cell printing a million rows, or filling the engine's heap, ends with a clear error;
 // through all of it the page stays responsive, and a lesson opened as written runs on the page's engine (no worker).
-import { Guard, cell, detail, expect, openSite, test } from '../fixtures.js';
+import { cell, detail, expect, sharedPage, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  await openSite(page, guard, site, '?lesson=M99');
+let page;
+sharedPage('?lesson=M99', (p) => { page = p; });
+test.beforeAll(async () => {
   await page.waitForSelector(`${cell('grade')} ul.checks`);
 });
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
 
 // The page answers while a cell runs: a click on the language menu's neighbour, a JS turn of the page's own.
 const responsive = () => page.evaluate(() => new Promise((resolve) => {

@@ -3,17 +3,10 @@
 // a cell's outputs (text, table, PyTorch code, a drawn view), an error shown in place with its line while later cells
 // still run, an exercise edited and graded, a syntax error in an edited cell, the language switch and Back.
 import path from 'node:path';
-import { Guard, cell, expect, frames, openSite, outDir, pixelStats, test } from '../fixtures.js';
+import { cell, expect, frames, sharedPage, outDir, pixelStats, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  await openSite(page, guard, site);
-});
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
+let page;
+sharedPage('', (p) => { page = p; });
 
 test('navigator: a planned page not yet written is not a link', async () => {
   const r = await page.evaluate(() => ({

@@ -4,19 +4,12 @@
 // CJK characters.
 import { loadEngine } from '../../../web/api/index.js';
 import { LANGS, loadIndex, loadLesson, runLesson, writtenLessons } from '../../../web/app/cell_runner.js';
-import { Guard, detail, expect, openSite, pixelStats, readRepoText, test } from '../fixtures.js';
+import { detail, expect, sharedPage, pixelStats, readRepoText, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard;
+let page;
 const proseIssues = [];
 let proseBlocks = 0;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  await openSite(page, guard, site);
-});
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
+sharedPage('', (p) => { page = p; });
 
 test('every written lesson passes every check in the browser, as in the headless runner, and draws every view, with no CSP violation', async () => {
   test.setTimeout(900_000);

@@ -2,17 +2,10 @@
 // with input routed to its own view (hover, a fast click), typed errors for bad data, line and bar charts, a
 // histogram range dragged (SQNR / clipped readout, onControls, setControls), a missing canvas, lazy views.
 import path from 'node:path';
-import { Guard, detail, diffPixels, expect, frames, openSite, outDir, pixelStats, test } from '../fixtures.js';
+import { detail, diffPixels, expect, frames, sharedPage, outDir, pixelStats, test } from '../fixtures.js';
 
-test.describe.configure({ mode: 'serial' });
-let page, guard;
-test.beforeAll(async ({ browser, site }) => {
-  guard = new Guard(site);
-  page = await browser.newPage({ viewport: { width: 1100, height: 760 }, serviceWorkers: 'block' });
-  await openSite(page, guard, site);
-});
-test.afterEach(() => guard.check());
-test.afterAll(() => page.context().close());
+let page;
+sharedPage('', (p) => { page = p; });
 
 const addCanvas = (id, style = '') => page.evaluate(([i, s]) => {
   const c = document.createElement('canvas');
