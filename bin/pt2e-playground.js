@@ -6,11 +6,13 @@
 //   npx pt2e-playground test --lesson M02-1 --lang en
 //   npx pt2e-playground test --json                machine-readable results
 //   npx pt2e-playground test --lesson M03-3 --solution my.js   grade an exercise: my.js replaces the exercise cell
+//   npx pt2e-playground map                        the course map, page → cell → check, as Markdown (docs/lesson-map.md)
 // A cell with a prediction (lesson.json "predict") adds one line: the value it reveals for the learner's answer.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../web/api/index.js';
+import { lessonMap } from '../web/app/lesson_map.js';
 import { LANGS, loadIndex, loadLesson, predictionProblem, runLesson, tr, writtenLessons } from '../web/app/cell_runner.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,12 +20,13 @@ const readText = (rel) => readFile(path.join(root, rel), 'utf8');
 
 function usage(msg) {
   if (msg) console.error(`pt2e-playground: ${msg}`);
-  console.error('usage: pt2e-playground test [--lesson ID] [--lang en|zh-TW] [--json] [--solution FILE]');
+  console.error('usage: pt2e-playground test [--lesson ID] [--lang en|zh-TW] [--json] [--solution FILE]\n       pt2e-playground map');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
+  if (command === 'map' && !rest.length) return { lessons: null, langs: ['en'], json: false, solution: null, map: true };
   if (command !== 'test') usage(command ? `unknown command '${command}'` : 'no command');
   const opts = { lessons: null, langs: LANGS, json: false, solution: null };
   for (let i = 0; i < rest.length; i++) {
@@ -60,8 +63,9 @@ const started = Date.now();
 const results = [];
 let passed = 0;
 let failed = 0;
+const loaded = {};
 for (const id of ids) {
-  const lesson = await loadLesson(id, readText);
+  const lesson = loaded[id] = await loadLesson(id, readText);
   if (solutionCode !== null && !lesson.cells.some((c) => c.exercise)) usage(`lesson ${id} has no exercise cell`);
   for (const lang of opts.langs) {
     const codeFor = (cell) => (cell.exercise && solutionCode !== null ? solutionCode : undefined);
@@ -78,13 +82,16 @@ for (const id of ids) {
       for (const c of lines) {
         c.ok ? passed++ : failed++;
         results.push({ lesson: id, lang, cell: r.cell, ok: c.ok, message: c.message });
-        if (!opts.json) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${id} [${lang}] ${r.cell}: ${c.message}`);
+        if (!opts.json && !opts.map) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${id} [${lang}] ${r.cell}: ${c.message}`);
       }
     }
   }
 }
 const seconds = (Date.now() - started) / 1000;
-if (opts.json) {
+if (opts.map) {
+  if (failed) console.error(`pt2e-playground map: ${failed} checks failed; the map lists them all the same`);
+  process.stdout.write(lessonMap(index, loaded, results));
+} else if (opts.json) {
   console.log(JSON.stringify({ passed, failed, seconds, results }, null, 2));
 } else {
   console.log(`lessons: ${ids.length} pages x ${opts.langs.length} languages in ${seconds.toFixed(1)} s`);
