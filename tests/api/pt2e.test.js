@@ -193,3 +193,20 @@ test('QAT flow: calibrate in train mode, eval, convert: no batch_norm, int8 weig
   const s = pt.sqnr(prepared.forward(x), converted.forward(x));
   assert.ok(s > 25, `converted vs prepared (eval) SQNR ${s} dB`);
 });
+
+// ExecuTorch backends/xnnpack/quantizer/xnnpack_quantizer_utils.py `_do_annotate_conv`: the `conv` annotator skips a
+// conv whose single user is a relu (for `conv_relu` to take it), and a dynamic config runs only the dynamic patterns
+// (xnnpack_quantizer.py `SUPPORTED_PATTERNS`: linear, conv, conv_transpose) — so under a dynamic config a conv feeding
+// only a relu stays float, while a conv with a second user (conv_relu_add: relu and add) is labelled alone.
+test('ExecuTorch dynamic config: a conv whose only user is relu stays float, a conv with two users is quantized alone', () => {
+  const config = pt.executorch.get_symmetric_quantization_config({ is_per_channel: true, is_dynamic: true });
+  const prepare = (name) => pt.prepare_pt2e(exported(name), new pt.executorch.XNNPACKQuantizer().set_global(config));
+  assert.equal(pt.observer_nodes(prepare('conv_relu')).length, 0);
+  const p = prepare('conv_relu_add');
+  const conv = p.nodes.find((n) => n.target === 'aten.conv2d.default');
+  assert.deepEqual(conv.users.sort(), ['add', 'relu']);
+  const inputs = conv.args.slice(0, 2).map((a) => p.node(a.node));
+  assert.deepEqual(inputs.map((n) => p.observer(n.name).constructor.name), ['PlaceholderObserver', 'PerChannelMinMaxObserver']);
+  assert.equal(pt.observer_nodes(p).length, 2);
+  assert.equal(p.annotation('relu'), null);
+});
