@@ -42,7 +42,7 @@ export function courseKit(pt, show) {
     // M04: batch norm. set_bn_statistics gives every batch norm of an exported graph statistics of its own, as a trained
     // network has them, so a fold is not an identity: per BN in graph order γ = 0.5 + 1.5·rand, β = 0.5·randn,
     // running mean = 0.5·randn, running var = 0.1 + 2·rand (drawn from the generator, as the Python helper does), loaded
-    // with load_state_dict. state_dict(g): { name: Float32Array }. max_abs_diff(a, b): the largest |a[i] − b[i]|.
+    // with load_state_dict. state_dict(g): { name: Float32Array }. max_abs_diff(a, b): the largest |a[i] − b[i]| (Infinity when the lengths differ).
     set_bn_statistics(gm) {
       const shapes = Object.fromEntries(gm.state_dict().map((e) => [e.name, e.tensor.shape]));
       const sd = {};
@@ -57,7 +57,7 @@ export function courseKit(pt, show) {
       return gm;
     },
     state_dict: (g) => Object.fromEntries(g.state_dict().map((e) => [e.name, e.tensor.data()])),
-    max_abs_diff: (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0),
+    max_abs_diff: (a, b) => (a.length !== b.length ? Infinity : a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0)),
     is_op: (n, op) => n.kind === 'op' && String(n.target).split('.')[1] === op,
     is_quantize: (n) => n.kind === 'quantize',
     is_dequantize: (n) => n.kind === 'dequantize',

@@ -14,7 +14,7 @@ const scale = p['bn.weight'].map((g, c) => g / Math.sqrt(p['bn.running_var'][c] 
 const shift = p['bn.bias'].map((b, c) => b - p['bn.running_mean'][c] * scale[c]);
 const per = p['conv.weight'].length / scale.length;               // weights per output channel
 const wErr = kit.max_abs_diff(f['conv.weight'], p['conv.weight'].map((w, i) => w * scale[Math.floor(i / per)]));
-const bErr = kit.max_abs_diff(f['conv.weight_bias'] ?? [], shift);
+const bErr = f['conv.weight_bias'] ? kit.max_abs_diff(f['conv.weight_bias'], shift) : Infinity;   // no bias: β was lost
 show.view('bar', { title: t('per_channel'), labels: [...scale.keys()].map(String), series: [{ name: 'scale = gamma / sqrt(var + eps)', values: Array.from(scale) }, { name: 'shift = beta - mean * scale', values: Array.from(shift) }] });
 const x = batches[1].x, y = gm.forward(x).data(), yDiff = kit.max_abs_diff(y, folded.forward(x).data());
 show.text(t('fold_errors', { w: wErr.toExponential(1), b: bErr.toExponential(1), y: yDiff.toExponential(1) }));

@@ -16,7 +16,7 @@ const ptq = (q) => { const p = pt.prepare_pt2e(gm, q); kit.calibrate(p, batches.
 const fused = ptq(kit.get_xnnpack_quantizer({ is_per_channel: true })), apart = ptq(new ConvThenRelu());
 kit.draw_stages(t('two_quantizers'), [[fused.p, 'XNNPACKQuantizer'], [apart.p, 'ConvThenRelu']]);
 const after = (p, name) => p.nodes.find((n) => n.kind === 'observer' && n.args[0].node === name);
-const range = (p, name) => { const o = p.observer(after(p, name).name); return [o.min_val.item(), o.max_val.item()]; };
+const range = (p, name) => { const n = after(p, name), o = n && p.observer(n.name); return o ? [o.min_val.item(), o.max_val.item()] : [NaN, NaN]; };
 const fmt = ([lo, hi]) => `[${lo.toFixed(2)}, ${hi.toFixed(2)}]`;
 show.table([t('quantizer'), t('observers'), t('conv_range'), t('relu_range'), 'SQNR (dB)'], [
   ['XNNPACKQuantizer', pt.observer_nodes(fused.p).length, '—', fmt(range(fused.p, 'relu')), fused.snr.toFixed(2)],
