@@ -14,7 +14,8 @@ const chains = qat.nodes.filter((n) => kit.is_op(n, 'batch_norm')).map((bn) => {
 });
 show.table(['weight', '× scale', 'fake quant', 'conv', '÷ scale', 'batch_norm', 'training'],
   chains.map((c) => [c.w.target, c.mul.name, c.fq.name, c.conv.name, c.div.name, c.bn.name, String(c.bn.args[5])]));
-kit.draw_stages(t('stages'), [[ptq, 'prepare_pt2e'], [qat, 'prepare_qat_pt2e']], { focus: [chains[0].conv.name] });
+const first = chains[0], ptqConv = ptq.nodes.find((n) => kit.is_op(n, 'conv2d'));   // conv1 in each graph
+kit.draw_stages(t('stages'), [[ptq, 'prepare_pt2e'], [qat, 'prepare_qat_pt2e']], { focus: [ptqConv.name, ...['mul', 'fq', 'conv', 'div', 'bn'].map((k) => first[k].name)] });
 Object.assign(state, { qat, batches, chains });
 
 const bn = (g) => pt.count_ops(g).batch_norm ?? 0;

@@ -14,8 +14,9 @@ class ConvThenRelu extends pt.Quantizer {                         // no fusion: 
 const held = batches[3].x, ref = gm.forward(held);
 const ptq = (q) => { const p = pt.prepare_pt2e(gm, q); kit.calibrate(p, batches.slice(0, 3)); return { p, snr: pt.sqnr(ref, pt.convert_pt2e(p).forward(held)) }; };
 const fused = ptq(kit.get_xnnpack_quantizer({ is_per_channel: true })), apart = ptq(new ConvThenRelu());
-kit.draw_stages(t('two_quantizers'), [[fused.p, 'XNNPACKQuantizer'], [apart.p, 'ConvThenRelu']]);
-const after = (p, name) => p.nodes.find((n) => n.kind === 'observer' && n.args[0].node === name);
+const after = (p, name) => p.nodes.find((n) => n.kind === 'observer' && n.args[0].node === name);   // the observer of name's output
+show.view('graph', { title: t('two_quantizers'), stages: [{ title: 'XNNPACKQuantizer', ...fused.p.graph_view() },
+  { title: 'ConvThenRelu', ...apart.p.graph_view(), changed: [after(apart.p, 'conv2d')?.name].filter(Boolean) }] });
 const range = (p, name) => { const n = after(p, name), o = n && p.observer(n.name); return o ? [o.min_val.item(), o.max_val.item()] : [NaN, NaN]; };
 const fmt = ([lo, hi]) => `[${lo.toFixed(2)}, ${hi.toFixed(2)}]`;
 show.table([t('quantizer'), t('observers'), t('conv_range'), t('relu_range'), 'SQNR (dB)'], [
