@@ -5,7 +5,7 @@ const { qat, batches, chains } = state;
 const converted = pt.convert_pt2e(qat);
 kit.table(pt.diff_ops(qat, converted), 'prepare_qat_pt2e', 'convert_pt2e');
 const s = kit.state_dict(qat), c = kit.state_dict(converted), eps = chains[0].bn.args[7];
-const f = Math.fround, sf = s['bn1.weight'].map((g, ch) => f(g / f(Math.sqrt(f(s['bn1.running_var'][ch] + eps)))));
+const sf = s['bn1.weight'].map((g, ch) => g / Math.sqrt(s['bn1.running_var'][ch] + eps));   // γ/√(σ²+ε), per channel
 const per = s['conv1.weight'].length / sf.length, wFold = s['conv1.weight'].map((w, i) => w * sf[Math.floor(i / per)]);
 const bFold = s['bn1.bias'].map((b, ch) => b - s['bn1.running_mean'][ch] * sf[ch]);
 const conv = converted.nodes.find((n) => kit.is_op(n, 'conv2d') && converted.node(n.args[2].node).target === 'conv1.weight_bias');
