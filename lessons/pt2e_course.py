@@ -15,6 +15,7 @@ What is here, each the PyTorch side of a name the page's cells use:
 - PT2E plumbing: export_module, export_zoo, get_xnnpack_quantizer, calibrate, sqnr (torchao's compute_error);
 - reports: short, op_counts, diff_ops, observer_nodes, qdq_nodes, observer_placement_table, annotation_table,
   unannotated_ops, table (prints rows), draw / draw_stages (print the graph; the page draws it).
+- batch norm (M04 pages): set_bn_statistics(gm) (statistics of its own for every BN), state_dict, max_abs_diff.
 """
 import math
 
@@ -315,3 +316,32 @@ def draw(gm, title="", **_view_options):
 def draw_stages(stages, title="", **_view_options):
     for gm, name in stages:
         draw(gm, f"{title}: {name}" if title else name)
+
+
+# ---- M04, M04-1, M04-2: batch norm -------------------------------------------------------------------------
+
+def set_bn_statistics(gm):
+    """Every batch norm of an exported graph gets statistics of its own, as a trained network has them (so folding it
+    is not an identity): per BN in graph order weight = 0.5 + 1.5 * rand, bias = 0.5 * randn, running_mean = 0.5 *
+    randn, running_var = 0.1 + 2 * rand, from torch's generator (the page's engine draws the same numbers)."""
+    params = dict(gm.named_parameters())
+    params.update(gm.named_buffers())
+    new = {}
+    for n in gm.graph.nodes:
+        if n.target == torch.ops.aten.batch_norm.default:
+            w, b, mean, var = (a.target for a in n.args[1:5])
+            new[w] = torch.rand(params[w].shape) * 1.5 + 0.5
+            new[b] = torch.randn(params[b].shape) * 0.5
+            new[mean] = torch.randn(params[mean].shape) * 0.5
+            new[var] = torch.rand(params[var].shape) * 2 + 0.1
+    gm.load_state_dict(new, strict=False)
+    return gm
+
+
+def state_dict(gm):
+    """{name: tensor} of a graph's parameters and buffers, detached."""
+    return {k: v.detach() for k, v in gm.state_dict().items()}
+
+
+def max_abs_diff(a, b):
+    return (a - b).abs().max().item()

@@ -8,6 +8,7 @@
 //   kit.draw_stages(t('title'), [[gm, 'export'], [prepared, 'prepare_pt2e']], { focus: ['x'] });
 //   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
 //   kit.is_op(node, 'relu'); kit.is_quantize(node); kit.is_dequantize(node)
+//   kit.set_bn_statistics(gm); kit.state_dict(gm)['conv.weight']; kit.max_abs_diff(a, b)   // M04's pages
 // Node tests read `node.kind` ('op', 'quantize', 'dequantize', 'observer', ...), the engine's node kind, so no cell
 // spells a quantized_decomposed target.
 
@@ -38,6 +39,25 @@ export function courseKit(pt, show) {
       else show.table(report.headers, report.rows);
       return report;
     },
+    // M04: batch norm. set_bn_statistics gives every batch norm of an exported graph statistics of its own, as a trained
+    // network has them, so a fold is not an identity: per BN in graph order γ = 0.5 + 1.5·rand, β = 0.5·randn,
+    // running mean = 0.5·randn, running var = 0.1 + 2·rand (drawn from the generator, as the Python helper does), loaded
+    // with load_state_dict. state_dict(g): { name: Float32Array }. max_abs_diff(a, b): the largest |a[i] − b[i]| (Infinity when the lengths differ).
+    set_bn_statistics(gm) {
+      const shapes = Object.fromEntries(gm.state_dict().map((e) => [e.name, e.tensor.shape]));
+      const sd = {};
+      for (const bn of gm.nodes.filter((n) => n.kind === 'op' && n.target === 'aten.batch_norm.default')) {
+        const [w, b, mean, v] = bn.args.slice(1, 5).map((a) => gm.node(a.node).target);
+        sd[w] = pt.rand(shapes[w]).mul(1.5).add(0.5);
+        sd[b] = pt.randn(shapes[b]).mul(0.5);
+        sd[mean] = pt.randn(shapes[mean]).mul(0.5);
+        sd[v] = pt.rand(shapes[v]).mul(2).add(0.1);
+      }
+      gm.load_state_dict(sd, false);
+      return gm;
+    },
+    state_dict: (g) => Object.fromEntries(g.state_dict().map((e) => [e.name, e.tensor.data()])),
+    max_abs_diff: (a, b) => (a.length !== b.length ? Infinity : a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0)),
     is_op: (n, op) => n.kind === 'op' && String(n.target).split('.')[1] === op,
     is_quantize: (n) => n.kind === 'quantize',
     is_dequantize: (n) => n.kind === 'dequantize',
