@@ -3,7 +3,7 @@
 const { prepared, converted } = state;
 const annotations = (name) => Object.fromEntries(pt.annotation_table(prepared[name]).rows.map((r) => [r[0], r[3]]));
 const [xnn, x86] = [annotations('xnnpack'), annotations('x86')];
-const ops = pt.annotation_table(prepared.xnnpack).rows.filter((r) => r[2] !== '-').map((r) => r[0]);
+const ops = pt.annotation_table(prepared.xnnpack).rows.filter((r) => !r[1].includes('.')).map((r) => r[0]);   // ops, not parameters
 show.table([t('node'), t('xnnpack_output'), t('x86_output')], ops.map((n) => [n, xnn[n] ?? '-', x86[n] ?? '-']));
 show.table([t('quantizer'), t('observers')], Object.keys(prepared).map((name) => [name, pt.observer_nodes(prepared[name]).length]));
 

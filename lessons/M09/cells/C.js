@@ -2,7 +2,7 @@
 // element from each backend, the two partitions, SQNR against float and the time per batch measured now.
 const { gm, held, converted } = state;
 const lowered = { xnnpack: pt.lower(converted.xnnpack, 'xnnpack'), x86: pt.lower(converted.x86, 'x86'), 'x86 reduce_range': pt.lower(converted['x86 reduce_range'], 'x86') };
-const pictures = Object.fromEntries(Object.entries(lowered).map(([name, l]) => [name, pt.integer_picture(l, 'conv2d', held, { index: 100 })]));
+const pictures = Object.fromEntries(Object.entries(lowered).map(([name, l]) => [name, pt.integer_picture(l, 'conv2d', held, { index: 150 })]));
 const span = (v) => `[${Math.min(...v)}, ${Math.max(...v)}]`;
 show.table([t('backend'), t('input_zp'), t('input_codes'), t('weights'), t('accumulator'), t('code')], Object.entries(pictures).map(([name, p]) =>
   [name, p.input_zero_point, span(p.inputs), span(p.weights), p.accumulator_with_bias, p.output]));
@@ -19,6 +19,7 @@ const [x, xnn, xrr] = [pictures.x86, pictures.xnnpack, pictures['x86 reduce_rang
 check(x.inputs.every((v) => v >= 0 && v <= 255) && x.input_zero_point >= 0 && x.weights.every((w) => w >= -128 && w <= 127), t('u8s8'));
 check(xnn.inputs.every((v) => v >= -128 && v <= 127) && xnn.weights.every((w) => w >= -127 && w <= 127), t('s8s8'));
 check(xrr.inputs.every((v) => v <= 127), t('rr_seven_bits'));
+check(Math.abs((x.output - x.output_zero_point) - (xnn.output - xnn.output_zero_point)) <= 1, t('same_steps'));
 check(rows[1].sqnr > 25 && rows[2].sqnr > 25, t('both_close'));
 check(rows[3].sqnr < rows[2].sqnr, t('rr_costs'));
 check(lowered.x86.delegation_info.nodes.find((n) => n.name === 'conv2d_2').delegated === false, t('x86_last_conv_float'));
