@@ -3,11 +3,11 @@
 const { gm, converted, lowered, held } = state;
 const yFloat = gm.forward(held);
 const rows = [['float', gm], ['convert_pt2e (q/dq in float)', converted], ['XNNPACK (int8 kernels)', lowered]].map(([name, g]) => {
-  const ms = kit.time_forward((x) => g.forward(x), held, 3);
+  const ms = kit.time_forward((x) => g.forward(x), held, 5);
   return { name, sqnr: g === gm ? Infinity : pt.sqnr(yFloat, g.forward(held)), ms };
 });
 show.table([t('graph'), t('sqnr'), t('ms'), t('speedup')],
-  rows.map((r) => [r.name, r.sqnr.toFixed(2), r.ms.toFixed(1), (rows[0].ms / r.ms).toFixed(2) + '×']));
+  rows.map((r) => [r.name, r === rows[0] ? '—' : r.sqnr.toFixed(2), r.ms.toFixed(1), (rows[0].ms / r.ms).toFixed(2) + '×']));
 show.view('bar', { title: t('ms_title'), labels: rows.map((r) => r.name), series: [{ name: 'ms', values: rows.map((r) => r.ms) }], y_label: 'ms' });
 
 const [, qdq, int8] = rows;

@@ -10,10 +10,10 @@ for (const name of ['xnnpack', 'x86']) kit.draw_partition(t('partition_title', {
 
 const yFloat = gm.forward(held);
 const rows = [['float', gm], ...Object.entries(lowered)].map(([name, g]) => ({
-  name, sqnr: g === gm ? Infinity : pt.sqnr(yFloat, g.forward(held)), ms: kit.time_forward((x) => g.forward(x), held, 3),
+  name, sqnr: g === gm ? Infinity : pt.sqnr(yFloat, g.forward(held)), ms: kit.time_forward((x) => g.forward(x), held, 5),
   delegated: g === gm ? '-' : `${g.delegation_info.num_delegated_nodes} / ${g.delegation_info.num_non_delegated_nodes}`,
 }));
-show.table([t('backend'), t('delegated_float'), t('sqnr'), t('ms')], rows.map((r) => [r.name, r.delegated, r.sqnr.toFixed(2), r.ms.toFixed(1)]));
+show.table([t('backend'), t('delegated_float'), t('sqnr'), t('ms')], rows.map((r) => [r.name, r.delegated, r === rows[0] ? '—' : r.sqnr.toFixed(2), r.ms.toFixed(1)]));
 
 const [x, xnn, xrr] = [pictures.x86, pictures.xnnpack, pictures['x86 reduce_range']];
 check(x.inputs.every((v) => v >= 0 && v <= 255) && x.input_zero_point >= 0 && x.weights.every((w) => w >= -128 && w <= 127), t('u8s8'));

@@ -19,5 +19,5 @@ print(codes.dtype, codes.min().item(), codes.max().item())
 with torch.no_grad():
     y_float = gm(held)
     for name, model in lowered.items():
-        print(name, sqnr(y_float, model(held)), time_forward(model, held, 3))
-    print("float", time_forward(gm, held, 3))
+        print(name, sqnr(y_float, model(held)), time_forward(model, held, 5))
+    print("float", time_forward(gm, held, 5))
