@@ -14,10 +14,13 @@ What is here, each the PyTorch side of a name the page's cells use:
   normalized per channel with the set's own mean / std) and held_out_images(first, count);
 - PT2E plumbing: export_module, export_zoo, get_xnnpack_quantizer, calibrate, sqnr (torchao's compute_error);
 - reports: short, op_counts, diff_ops, observer_nodes, qdq_nodes, observer_placement_table, annotation_table,
-  unannotated_ops, table (prints rows), draw / draw_stages (print the graph; the page draws it).
-- batch norm (M04 pages): set_bn_statistics(gm) (statistics of its own for every BN), state_dict, max_abs_diff.
+  unannotated_ops, table (prints rows), draw / draw_stages (print the graph; the page draws it);
+- batch norm (M04 pages): set_bn_statistics(gm) (statistics of its own for every BN), state_dict, max_abs_diff;
+- M07-M09: node_values, integer_codes, quantize_multiplier, fixed_point_requantize (the integer picture by hand),
+  delegation_table / draw_partition (ExecuTorch's delegation report), time_forward (milliseconds per call).
 """
 import math
+import time
 
 import torch
 import torch.nn.functional as F
@@ -345,3 +348,68 @@ def state_dict(gm):
 
 def max_abs_diff(a, b):
     return (a - b).abs().max().item()
+# ---- M07-M09: the integer picture, lowering, two backends -------------------------------------------------
+
+def node_values(gm, *inputs):
+    """Every node's output when gm runs on inputs (torch.fx.Interpreter), by node name."""
+    values = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def run_node(self, n):
+            values[n.name] = super().run_node(n)
+            return values[n.name]
+
+    with torch.no_grad():
+        Recorder(gm).run(*inputs)
+    return values
+
+
+def integer_codes(y, gm):
+    """The int codes behind a converted graph's float output: its last quantize's round(y / scale) + zero_point."""
+    q = [n for n in gm.graph.nodes if short(n.target) in ("quantize_per_tensor",)][-1]
+    return torch.round(y / q.args[1]) + q.args[2]
+
+
+def quantize_multiplier(m):
+    """TFLite's QuantizeMultiplier: m = q * 2**(shift - 31) with q an int32 in [2**30, 2**31)."""
+    frac, shift = math.frexp(m)
+    q = round(frac * 2 ** 31)
+    if q == 2 ** 31:
+        q, shift = q // 2, shift + 1
+    return q, shift
+
+
+def fixed_point_requantize(acc, q, shift):
+    """gemmlowp's MultiplyByQuantizedMultiplier on an int tensor: the doubled high product, rounding divide by 2**-shift."""
+    acc = acc.long() * 2 ** max(shift, 0)
+    ab = acc * q
+    nudge = torch.where(ab >= 0, torch.full_like(ab, 1 << 30), torch.full_like(ab, 1 - (1 << 30)))
+    high = torch.div(ab + nudge, 1 << 31, rounding_mode="trunc")
+    right = max(-shift, 0)
+    mask = (1 << right) - 1
+    threshold = (mask >> 1) + (high < 0).long()
+    return (high >> right) + ((high & mask) > threshold).long()
+
+
+def delegation_table(delegation_info):
+    """ExecuTorch's get_delegation_info(graph_module): the summary and the per-op breakdown, printed."""
+    print(delegation_info.get_summary())
+    print(delegation_info.get_operator_delegation_dataframe())
+
+
+def draw_partition(gm, delegation_info, title="", **_view_options):
+    """The page draws the graph with delegated nodes marked; here: the graph and the delegation table."""
+    draw(gm, title)
+    delegation_table(delegation_info)
+
+
+def time_forward(fn, x, repeats=5):
+    """The median wall-clock milliseconds of fn(x) over `repeats` calls, after one warm-up call."""
+    with torch.no_grad():
+        fn(x)
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fn(x)
+            times.append((time.perf_counter() - t0) * 1000)
+    return sorted(times)[len(times) // 2]

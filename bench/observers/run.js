@@ -98,8 +98,8 @@ function torchSide(data) {
   try {
     const file = join(dir, 'data.f32');
     writeFileSync(file, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    const r = spawnSync(py, [join(here, 'torch_timing.py'), file, String(rounds)], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
-    if (r.status !== 0) return { skipped: `torch_timing.py failed: ${r.stderr.trim().split('\n').pop()}` };
+    const r = spawnSync(py, [join(here, 'torch_observers.py'), file, String(rounds)], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    if (r.status !== 0) return { skipped: `torch_observers.py failed: ${r.stderr.trim().split('\n').pop()}` };
     return JSON.parse(r.stdout.trim().split('\n').pop());
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@
 //   M._bench_last_loss() / M._bench_last_sqnr()
 //   M._bench_step_data()         // float* to the step's batch [32, 3, 16, 16] (labels: _bench_step_labels)
 //
-// The training steps use SGD(lr 0.05, momentum 0.9), the setting bench/train/torch_timing.py times in
+// The training steps use SGD(lr 0.05, momentum 0.9), the setting bench/train/torch_train.py times in
 // torch; the PTQ pipeline is seed M01-3's run with XNNPACKQuantizer's per-tensor symmetric config
 // (tests/engine/pt2e/test_seed_m01_3.cpp): the calibration images are drawn once in setup, not timed.
 #include <emscripten/emscripten.h>

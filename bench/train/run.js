@@ -71,18 +71,18 @@ async function startTorch(data, dir) {
   if (argv.includes('--no-torch') || !existsSync(py)) return { skipped: 'not requested or no /usr/bin/python3' };
   const files = ['x.f32', 'labels.i32', 'conv_x.f32', 'conv_w.f32'].map((f) => join(dir, f));
   [data.x, data.labels, data.convX, data.convW].forEach((a, i) => writeFileSync(files[i], Buffer.from(a.buffer, a.byteOffset, a.byteLength)));
-  const child = spawn(py, [join(here, 'torch_timing.py'), ...files], { env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(py, [join(here, 'torch_train.py'), ...files], { env: { ...process.env, OMP_NUM_THREADS: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
     const r = await lines.next();
-    if (r.done) throw new Error('torch_timing.py ended early');
+    if (r.done) throw new Error('torch_train.py ended early');
     return JSON.parse(r.value);
   };
   let header;
   try {
     header = await next();
   } catch (e) {
-    return { skipped: `torch_timing.py failed (${e.message})` };
+    return { skipped: `torch_train.py failed (${e.message})` };
   }
   return {
     ...header,

@@ -104,3 +104,50 @@ test('controls: a view without controls has none and rejects any', () => {
   assert.throws(() => call(M.spec_controls, line, { range: [0, 1] }), (e) => e.name === 'ValueError' && /this view has no controls, but 'range' was given/.test(e.message));
   assert.deepEqual(call(M.spec_controls, line, {}), [], 'no controls given: nothing to reject');
 });
+
+// The integer picture (web/views/integer_picture_data.h): pt.integer_picture results for every element of a lowered
+// linear, stepped through by the control "element"; the readout is the chosen element's numbers.
+function integerPicture() {
+  return pt.scope(() => {
+    pt.manual_seed(0);
+    const gm = pt.export(pt.get_model('mlp'), [pt.randn([2, 16])]);
+    const prepared = pt.prepare_pt2e(gm, new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config()));
+    prepared.forward(pt.randn([8, 16]));
+    const lowered = pt.lower(pt.convert_pt2e(prepared), 'xnnpack');
+    const x = pt.randn([2, 16]);
+    const pics = Array.from({ length: 8 }, (_, i) => pt.integer_picture(lowered, 'linear_1', x, { index: i }));
+    const fields = ['inputs', 'weights', 'products', 'accumulator', 'bias', 'accumulator_with_bias', 'multiplier', 'fixed_multiplier', 'shift', 'scaled', 'output'];
+    return { view: 'integer_picture', node: pics[0].node, requantization: pics[0].requantization, input_zero_point: pics[0].input_zero_point,
+      output_zero_point: pics[0].output_zero_point, qmin: pics[0].qmin, qmax: pics[0].qmax,
+      elements: pics.map((p) => ({ coords: p.output_coords, ...Object.fromEntries(fields.map((f) => [f, p[f]])), reference: p.output })) };
+  });
+}
+
+test('integer picture: the element control steps through the elements, checked in C++', () => {
+  const spec = integerPicture();
+  assert.deepEqual(call(M.spec_controls, spec, undefined), [{ name: 'element', value: [0], fields: ['element'] }]);
+  assert.deepEqual(call(M.spec_controls, spec, { element: [7] })[0].value, [7]);
+  for (const [bad, text] of [[{ element: [8] }, /'element' must be \[i\] with i an integer in 0..7/], [{ element: [1.5] }, /integer/],
+    [{ range: [0, 1] }, /the integer picture has the control 'element', not 'range'/]]) {
+    assert.throws(() => call(M.spec_controls, spec, bad), (e) => e.name === 'ValueError' && text.test(e.message), JSON.stringify(bad));
+  }
+  const ragged = { ...spec, elements: [{ ...spec.elements[0], weights: spec.elements[0].weights.slice(1) }] };
+  assert.throws(() => call(M.spec_controls, ragged, undefined), (e) => e.name === 'ValueError' && /elements\[0\] has 32 inputs, 31 weights/.test(e.message));
+  assert.throws(() => call(M.spec_controls, { ...spec, elements: [] }, undefined), (e) => e.name === 'ValueError' && /1 to 4096 elements/.test(e.message));
+  assert.throws(() => call(M.spec_controls, { ...spec, requantization: 'double' }, undefined), (e) => e.name === 'ValueError' && /'requantization'/.test(e.message));
+  assert.throws(() => call(M.spec_controls, { ...spec, elements: [{ ...spec.elements[0], accumulator: 'x' }] }, undefined),
+    (e) => e.name === 'TypeError' && /elements\[0\]\.accumulator must be a number/.test(e.message));
+});
+
+test("graph view partition: delegated and float nodes must be the graph's, each listed once", () => {
+  const [, , converted] = stages();
+  const names = converted.nodes.filter((n) => n.op === 'call_function').map((n) => n.name);
+  const spec = (partition) => ({ view: 'graph', stages: [converted], partition });
+  const good = { backend: 'xnnpack', delegated: names.slice(1), float: [{ name: names[0], reason: 'a boundary quantize' }] };
+  assert.deepEqual(call(M.spec_controls, spec(good), undefined), []);
+  assert.throws(() => call(M.spec_controls, spec({ ...good, delegated: [...good.delegated, 'nope'] }), undefined),
+    (e) => e.name === 'ValueError' && /partition.delegated names 'nope', which is in no stage/.test(e.message));
+  assert.throws(() => call(M.spec_controls, spec({ ...good, delegated: names }), undefined),
+    (e) => e.name === 'ValueError' && new RegExp(`partition lists '${names[0]}' twice`).test(e.message));
+  assert.throws(() => call(M.spec_controls, spec({ delegated: 'conv2d' }), undefined), (e) => e.name === 'TypeError' && /delegated/.test(e.message));
+});

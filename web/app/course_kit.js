@@ -9,8 +9,13 @@
 //   kit.table(pt.diff_ops(gm, prepared), 'export', 'prepare');                  // a report as an HTML table
 //   kit.is_op(node, 'relu'); kit.is_quantize(node); kit.is_dequantize(node)
 //   kit.set_bn_statistics(gm); kit.state_dict(gm)['conv.weight']; kit.max_abs_diff(a, b)   // M04's pages
+//   kit.draw_partition(t('title'), converted, lowered.delegation_info, 'xnnpack');   // delegated nodes marked (M08, M09)
+//   kit.integer_codes(converted.forward(x), converted)                          // the output's codes at its last quantize
+//   kit.draw_integer_picture(t('title'), pictures, { references });            // pt.integer_picture results, stepped (M07)
+//   kit.time_forward((x) => g.forward(x), x, 5)                                // median ms of a call, after a warm-up
 // Node tests read `node.kind` ('op', 'quantize', 'dequantize', 'observer', ...), the engine's node kind, so no cell
 // spells a quantized_decomposed target.
+import { integerPictureView, partitionOf } from './view_data.js';
 
 // A graph stage for the view, and `changed`: the names of its nodes the stage before it did not have (what prepare
 // or convert added), so the view can mark the difference between stages instead of a cell printing it.
@@ -58,6 +63,32 @@ export function courseKit(pt, show) {
     },
     state_dict: (g) => Object.fromEntries(g.state_dict().map((e) => [e.name, e.tensor.data()])),
     max_abs_diff: (a, b) => (a.length !== b.length ? Infinity : a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0)),
+    // The converted graph with the backend's partition drawn on it (web/views/graph_partition.h).
+    draw_partition: (title, g, info, backend, opts = {}) =>
+      show.view('graph', { title, stages: stagesOf([[g, opts.stage ?? '']]), partition: partitionOf(info, backend), ...opts }),
+    // The int8 codes behind a graph's float output: its last quantize's scale and zero point (what the output's
+    // dequantize reads), code = round(y / scale) + zero_point, as quantize_per_tensor computes it.
+    integer_codes(y, g) {
+      const q = g.nodes.filter((n) => n.kind === 'quantize').at(-1);
+      const [scale, zp] = [q.args[1], q.args[2]];
+      return Array.from(y.data(), (v) => Math.round(v / scale) + zp);
+    },
+    draw_integer_picture(title, pictures, opts = {}) {
+      const { view: _, ...spec } = integerPictureView(pictures, { title, ...opts });
+      return show.view('integer_picture', spec);
+    },
+    // The median wall-clock milliseconds of fn(x) over `repeats` calls, after one warm-up call (measured now, in
+    // this browser or Node; the figure is the page's, not a benchmark).
+    time_forward(fn, x, repeats = 5) {
+      pt.scope(() => fn(x));
+      const times = [];
+      for (let i = 0; i < repeats; i++) {
+        const t0 = performance.now();
+        pt.scope(() => fn(x));
+        times.push(performance.now() - t0);
+      }
+      return times.sort((a, b) => a - b)[Math.floor(repeats / 2)];
+    },
     is_op: (n, op) => n.kind === 'op' && String(n.target).split('.')[1] === op,
     is_quantize: (n) => n.kind === 'quantize',
     is_dequantize: (n) => n.kind === 'dequantize',

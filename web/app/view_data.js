@@ -33,3 +33,28 @@ export function histogramView(values, { bins = 64, lo = 0, hi = 0, title = '', r
   if (clipped !== undefined) spec.clipped = clipped;
   return spec;
 }
+
+// A graph view's partition field from a lowering's report (pt.lower(...).delegation_info, web/api/lower.js):
+// the delegated nodes, and each float node with the report's reason. web/views/graph_partition.h draws it.
+export function partitionOf(info, backend = '') {
+  return {
+    backend,
+    delegated: info.nodes.filter((n) => n.delegated).map((n) => n.name),
+    float: info.nodes.filter((n) => !n.delegated).map((n) => ({ name: n.name, reason: n.reason ?? '' })),
+  };
+}
+
+// An integer-picture view spec (web/views/integer_picture_data.h) from pt.integer_picture results, one per
+// output element of the same node, and optionally the q/dq graph's code at each (`references[i]`).
+export function integerPictureView(pictures, { references, title = '', element = 0 } = {}) {
+  const p0 = pictures[0];
+  const fields = ['inputs', 'weights', 'products', 'accumulator', 'bias', 'accumulator_with_bias', 'multiplier', 'fixed_multiplier', 'shift', 'scaled', 'output'];
+  return {
+    view: 'integer_picture', title, node: p0.node, requantization: p0.requantization, element,
+    input_zero_point: p0.input_zero_point, output_zero_point: p0.output_zero_point, qmin: p0.qmin, qmax: p0.qmax,
+    elements: pictures.map((p, i) => ({
+      coords: p.output_coords, ...Object.fromEntries(fields.map((f) => [f, p[f]])),
+      ...(references ? { reference: references[i] } : {}),
+    })),
+  };
+}

@@ -12,8 +12,12 @@
 //                   quant: { quant_min, quant_max, symmetric, dtype } });   // a draggable range
 //   M.set_view(v, { view: 'line', series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
 //   M.set_view(v, { view: 'bar', labels, series: [{ name, values }], y_label });
-//   M.set_view(v, { view: 'graph', stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label });
+//   M.set_view(v, { view: 'graph', stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label,
+//                   partition: { backend, delegated: [names], float: [{ name, reason }] } });   // partition optional
 //     (or one stage: { view: 'graph', nodes, edges, ... }; nodes and edges as gm.graph_view() gives them: graph_view_js.h)
+//   M.set_view(v, { view: 'integer_picture', node, requantization, input_zero_point, output_zero_point, qmin, qmax,
+//                   elements: [{ coords, inputs, weights, products, accumulator, bias, accumulator_with_bias, multiplier,
+//                                fixed_multiplier, shift, scaled, output, reference? }], element });   // control: element
 //   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y, fit_all, shows_all, content_height,
 //                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
 //                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom);
@@ -28,7 +32,8 @@
 //   M.set_view_controls(v, { range: [min, max] });   // as the learner's input would (typed error + take_error())
 //   M.spec_controls(spec, controls);     // a view not made yet: the controls its spec gives, after setting
 //                                        // `controls` (undefined: none), checked as the live view checks them
-//   M.view_readout(v);                   // { sqnr, clipped, scale, zero_point } for a draggable histogram, else null
+//   M.view_readout(v);                   // { sqnr, clipped, scale, zero_point } for a draggable histogram, the chosen
+//                                        // element's numbers for an integer picture, else null
 //   M.view_input_changes(v);             // how many control changes the learner's input made (a drag)
 //   M.view_cursor(v);                    // the CSS cursor the pointer should show ('ew-resize' over a range end, else '')
 #include <emscripten/bind.h>
@@ -42,6 +47,7 @@
 #include "graph_view.h"
 #include "graph_view_js.h"
 #include "histogram_view.h"
+#include "integer_picture_view.h"
 #include "spec_reader.h"
 #include "view_canvas.h"
 
@@ -140,6 +146,20 @@ ptv::GraphStage stage_from_js(const val& st, const std::string& where) {
   return {string_or(st, "title", where), ptjs::graph_view_from_js(st, where), strings(st, "changed", where)};
 }
 
+// { backend?, delegated: [names], float: [{ name, reason }] }, or absent (no partition).
+ptv::GraphPartition partition_from_js(const val& p, const std::string& w) {
+  ptv::GraphPartition out;
+  if (absent(p)) return out;
+  require_object(p, w);
+  out.backend = string_or(p, "backend", w);
+  out.delegated = strings(p, "delegated", w);
+  each(p, "float", true, w, [&](const val& f, const std::string& where) {
+    require_object(f, where);
+    out.float_nodes.emplace_back(string_or(f, "name", where), string_or(f, "reason", where));
+  });
+  return out;
+}
+
 ptv::GraphViewData graph_from_js(const val& spec) {
   const std::string w = "graph view";
   require_object(spec, w);
@@ -151,6 +171,50 @@ ptv::GraphViewData graph_from_js(const val& spec) {
   d.show_annotations = !spec["show_annotations"].isFalse();
   d.show_params = !spec["show_params"].isFalse();
   d.value_label = string_or(spec, "value_label", w);
+  d.partition = partition_from_js(spec["partition"], w + ".partition");
+  return d;
+}
+
+ptv::IntegerElement integer_element_from_js(const val& e, const std::string& w) {
+  require_object(e, w);
+  auto ints = [&](const char* key) {
+    std::vector<int64_t> out;
+    for (double v : numbers(e, key, key == std::string("coords"), w)) out.push_back(static_cast<int64_t>(v));
+    return out;
+  };
+  ptv::IntegerElement x;
+  x.coords = ints("coords");
+  x.inputs = ints("inputs");
+  x.weights = ints("weights");
+  x.products = ints("products");
+  x.accumulator = integer(e, "accumulator", NAN, w);
+  x.bias = integer(e, "bias", 0, w);
+  x.accumulator_with_bias = integer(e, "accumulator_with_bias", NAN, w);
+  x.multiplier = number_or(e, "multiplier", NAN, w);
+  x.fixed_multiplier = integer(e, "fixed_multiplier", 0, w);
+  x.shift = integer(e, "shift", 0, w);
+  x.scaled = number_or(e, "scaled", NAN, w);
+  x.output = integer(e, "output", NAN, w);
+  x.has_reference = !absent(e["reference"]);
+  if (x.has_reference) x.reference = integer(e, "reference", NAN, w);
+  return x;
+}
+
+ptv::IntegerPictureData integer_picture_from_js(const val& spec) {
+  const std::string w = "integer picture";
+  require_object(spec, w);
+  ptv::IntegerPictureData d;
+  d.node = string_or(spec, "node", w);
+  d.requantization = string_or(spec, "requantization", w);
+  if (d.requantization.empty()) d.requantization = "fp32";
+  d.input_zero_point = integer(spec, "input_zero_point", 0, w);
+  d.output_zero_point = integer(spec, "output_zero_point", 0, w);
+  d.qmin = integer(spec, "qmin", -128, w);
+  d.qmax = integer(spec, "qmax", 127, w);
+  each(spec, "elements", false, w, [&](const val& e, const std::string& where) { d.elements.push_back(integer_element_from_js(e, where)); });
+  const int64_t element = integer(spec, "element", 0, w);
+  if (element < 0 || element > 1 << 20) throw pt::ValueError(w + ": 'element' must be an index into elements, got " + std::to_string(element));
+  d.element = static_cast<int>(element);
   return d;
 }
 
@@ -185,6 +249,7 @@ constexpr ViewKind kViews[] = {
     view_kind<ptv::LineChartView, line_from_js>("line"),
     view_kind<ptv::BarChartView, bar_from_js>("bar"),
     view_kind<ptv::GraphView, graph_from_js>("graph"),
+    view_kind<ptv::IntegerPictureView, integer_picture_from_js>("integer_picture"),
 };
 
 // The kind spec.view names; ValueError listing the kinds otherwise.

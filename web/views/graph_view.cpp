@@ -57,6 +57,9 @@ ImU32 value_colour(double t) {
   return ImGui::ColorConvertFloat4ToU32(ImVec4(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u, 1));
 }
 
+// The partition's marks: a band on a box's left edge, and the legend's swatches.
+constexpr ImU32 kDelegated = IM_COL32(40, 110, 190, 255), kStaysFloat = IM_COL32(230, 120, 20, 255);
+
 void arrow_head(ImDrawList* dl, ImVec2 tip, ImVec2 from, ImU32 col, float size) {
   const float dx = tip.x - from.x, dy = tip.y - from.y, len = std::sqrt(dx * dx + dy * dy);
   if (len < 1e-3f) return;
@@ -107,6 +110,7 @@ void validate(const GraphViewData& d) {
   }
   for (const std::string& f : d.focus)
     if (!everywhere.count(f)) throw pt::ValueError("graph view: focus names '" + f + "', which is in no stage");
+  validate(d.partition, everywhere);
   for (size_t s = 0; s < d.stages.size(); ++s)
     for (const std::string& c : d.stages[s].changed)
       if (std::none_of(d.stages[s].graph.nodes.begin(), d.stages[s].graph.nodes.end(), [&](const pt::ViewNode& n) { return n.name == c; }))
@@ -119,6 +123,7 @@ void GraphView::set_data(GraphViewData d) {
   needs_layout_ = needs_fit_ = true;
   hovered_ = {};
   has_values_ = false;
+  partition_ = PartitionIndex(data_.partition);
   for (const GraphStage& st : data_.stages)
     for (const pt::ViewNode& n : st.graph.nodes) {
       if (!n.has_value) continue;
@@ -222,6 +227,32 @@ ImU32 GraphView::fill_of(const pt::ViewNode& n) const {
   return style_of(n).fill;
 }
 
+// A delegated node gets a blue band on its box's left edge, a node that stayed float an orange one.
+void GraphView::draw_partition_mark(ImDrawList* dl, const std::string& node, ImVec2 p0, ImVec2 p1, float zoom) const {
+  const PartitionMark m = partition_.mark(node);
+  if (m == PartitionMark::none) return;
+  dl->AddRectFilled(p0, ImVec2(p0.x + std::max(3.0f, 5 * zoom), p1.y), m == PartitionMark::delegated ? kDelegated : kStaysFloat, 4 * zoom,
+                    ImDrawFlags_RoundCornersLeft);
+}
+
+// "▮ delegated to xnnpack (n)  ▮ float (m)", counting the marked nodes shown in every stage.
+void GraphView::draw_partition_legend(ImDrawList* dl, ImVec2 at) const {
+  int delegated = 0, stays_float = 0;
+  for (size_t s = 0; s < stages_.size(); ++s)
+    for (int i : stages_[s].shown) {
+      const PartitionMark m = partition_.mark(data_.stages[s].graph.nodes[i].name);
+      delegated += m == PartitionMark::delegated;
+      stays_float += m == PartitionMark::float_op;
+    }
+  const auto [first, second] = partition_legend(data_.partition, delegated, stays_float);
+  const float h = ImGui::GetTextLineHeight();
+  dl->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + 6, at.y + h - 2), kDelegated);
+  dl->AddText(ImVec2(at.x + 10, at.y), palette::kText, first.c_str());
+  const float x = at.x + 10 + ImGui::CalcTextSize(first.c_str()).x + 16;
+  dl->AddRectFilled(ImVec2(x, at.y + 2), ImVec2(x + 6, at.y + h - 2), kStaysFloat);
+  dl->AddText(ImVec2(x + 10, at.y), palette::kText, second.c_str());
+}
+
 void GraphView::draw() {
   if (needs_layout_) lay_out();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -231,7 +262,7 @@ void GraphView::draw() {
   ImGuiIO& io = ImGui::GetIO();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line_h = ImGui::GetTextLineHeight();
-  const float title_h = line_h + 10, legend_h = has_values_ ? line_h + 8 : 0;
+  const float title_h = line_h + 10, legend_h = (has_values_ ? line_h + 8 : 0) + (partition_.empty() ? 0 : line_h + 8);
   // Everything below is relative to origin: the graph's area (under the stage titles, above the
   // legend), the world's extent, the pointer.
   const WorldRect area{0, title_h, avail.x, avail.y - legend_h};
@@ -385,6 +416,7 @@ void GraphView::draw() {
       const bool hov = hovered_.stage == static_cast<int>(s) && hovered_.node == sl.shown[i];
       dl->AddRectFilled(p0, p1, fill_of(n), 4 * zoom);
       dl->AddRect(p0, p1, sel ? palette::kText : style.border, 4 * zoom, 0, sel ? 3.0f : hov ? 2.0f : 1.0f);
+      draw_partition_mark(dl, n.name, p0, p1, zoom);
       if (sl.changed[sl.shown[i]]) {  // new in this stage: an outline in the range colour around the box
         const float o = 3 * zoom;
         dl->AddRect(ImVec2(p0.x - o, p0.y - o), ImVec2(p1.x + o, p1.y + o), palette::kRange, 6 * zoom, 0, 2.0f);
@@ -454,6 +486,7 @@ void GraphView::draw() {
     dl->AddText(ImVec2((b0.x + b1.x - ts.x) / 2, (b0.y + b1.y - ts.y) / 2), palette::kText, buttons[k].label);
   }
 
+  if (!partition_.empty()) draw_partition_legend(dl, ImVec2(origin.x + 4, origin.y + avail.y - line_h - 4 - (has_values_ ? line_h + 8 : 0)));
   if (has_values_) {  // legend: the value scale, bottom left
     const ImVec2 a(origin.x + 4, origin.y + avail.y - line_h - 4);
     const std::string lo = fmt(value_min_), hi = fmt(value_max_);
@@ -476,6 +509,9 @@ void GraphView::draw() {
     for (const std::string& l : n.qparams) ImGui::TextUnformatted(l.c_str());
     if (stages_[hovered_.stage].changed[hovered_.node])
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kRange), "new in this stage");
+    if (partition_.mark(n.name) == PartitionMark::delegated) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDelegated), "delegated");
+    if (partition_.mark(n.name) == PartitionMark::float_op)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kStaysFloat), "stays float: %s", partition_.reason(n.name).c_str());
     if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
     ImGui::EndTooltip();
   } else if (hot_button >= 0) {

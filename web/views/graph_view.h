@@ -19,12 +19,15 @@
 // The data is the engine's own view data, pt::GraphView (graph_view() in engine/graph/report.h), per
 // stage; the layout (graph_layout.h) puts nodes in the layers graph_view() gave them (when every node
 // of a stage has one, else it finds them); nothing here knows quantization beyond the kinds it colours.
+// Partition (graph_partition.h): nodes a backend delegated get a blue band on their left edge, nodes that
+// stayed float an orange one; the hover says why a node stayed float; a legend line counts both.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "graph/report.h"
 #include "graph_layout.h"
+#include "graph_partition.h"
 #include "graph_viewport.h"
 #include "imgui.h"
 #include "view_content.h"
@@ -44,6 +47,7 @@ struct GraphViewData {
   bool show_annotations = true;
   bool show_params = true;         // false: get_attr nodes (weights, biases, BN buffers) are not drawn
   std::string value_label;         // legend title for node values, e.g. "SQNR (dB)"
+  GraphPartition partition;        // delegated / float nodes, marked with a legend (graph_partition.h)
 };
 
 // Throws pt::ValueError naming the field: duplicate node names, edges to unknown nodes, a cycle...
@@ -84,6 +88,8 @@ class GraphView : public ViewContent {
   void lay_out();
   std::vector<std::string> box_lines(const pt::ViewNode& n) const;
   ImU32 fill_of(const pt::ViewNode& n) const;
+  void draw_partition_mark(ImDrawList* dl, const std::string& node, ImVec2 p0, ImVec2 p1, float zoom) const;
+  void draw_partition_legend(ImDrawList* dl, ImVec2 at) const;
 
   GraphViewData data_;
   std::vector<StageLayout> stages_;
@@ -98,6 +104,7 @@ class GraphView : public ViewContent {
   float content_height_ = 0;
   double value_min_ = 0, value_max_ = 0;
   bool has_values_ = false;
+  PartitionIndex partition_;
   Hit hovered_;
   std::string selected_;
   bool dragging_ = false, minimap_drag_ = false;

@@ -200,6 +200,97 @@ test('dragging a histogram range handle changes the SQNR and clipped % readout; 
   detail(`max ${before.max.toFixed(3)} -> ${max1.toFixed(3)}: ${f(r0)} -> ${f(after.readout)}; ${after.seen} onControls call(s)`);
 });
 
+// The integer-picture view (web/views/integer_picture_view.h): drawn, stepped with its ">" button (a control change
+// the page hears through onControls), set by setControls, the readout following the chosen element.
+test('integer picture: drawn, the > button steps to the next element, the readout follows', async () => {
+  await addCanvas('e2e-int');
+  await page.evaluate(() => {
+    const elements = Array.from({ length: 6 }, (_, i) => {
+      const inputs = [5 + i, -3, 7], weights = [2, -1, 3 - i], products = inputs.map((x, k) => (x - 1) * weights[k]);
+      const accumulator = products.reduce((a, b) => a + b, 0), accumulator_with_bias = accumulator + 10;
+      return { coords: [0, i], inputs, weights, products, accumulator, bias: 10, accumulator_with_bias, multiplier: 0.5,
+        scaled: accumulator_with_bias * 0.5, output: Math.round(accumulator_with_bias * 0.5) - 3, reference: Math.round(accumulator_with_bias * 0.5) - 3 + (i === 2 ? 1 : 0) };
+    });
+    window.e2eIntSeen = [];
+    window.e2eInt = window.pt2e.views.mount(document.getElementById('e2e-int'), { view: 'integer_picture', title: 'integer picture',
+      node: 'linear', requantization: 'fp32', input_zero_point: 1, output_zero_point: -3, qmin: -128, qmax: 127, elements },
+    { onControls: (c) => window.e2eIntSeen.push(c) });
+    window.e2eIntElements = elements;
+  });
+  const loc = page.locator('#e2e-int');
+  await page.waitForFunction(() => window.e2eInt.framesDrawn() > 0);
+  await frames(page, 3);
+  const png = await loc.screenshot({ path: path.join(outDir, 'integer-picture.png') });
+  const s = await pixelStats(page, png);
+  expect(s.colours, 'distinct colours').toBeGreaterThanOrEqual(6);
+  expect(s.topShare, 'share of the most common colour').toBeLessThan(0.97);
+  expect(await page.evaluate(() => window.e2eInt.readout().element)).toBe(0);
+  const box = await loc.boundingBox();
+  for (const dx of [40, 36, 44, 32, 48]) {   // the ">" button, right of "<" at the top left
+    await page.mouse.click(box.x + dx, box.y + 18);
+    await frames(page, 2);
+    if (await page.evaluate(() => window.e2eInt.controls().element[0] !== 0)) break;
+  }
+  const after = await page.evaluate(() => ({ controls: window.e2eInt.controls(), readout: window.e2eInt.readout(), seen: window.e2eIntSeen.length }));
+  expect(after.controls.element, 'the > button moved to element 1').toEqual([1]);
+  expect(after.readout.element).toBe(1);
+  expect(after.seen, 'onControls calls').toBeGreaterThan(0);
+  const set = await page.evaluate(() => {
+    window.e2eInt.setControls({ element: [2] });
+    const r = window.e2eInt.readout();
+    let err = 'no error';
+    try { window.e2eInt.setControls({ element: [6] }); } catch (e) { err = `${e.name}: ${e.message}`; }
+    return { r, err, want: window.e2eIntElements[2] };
+  });
+  expect(set.r.accumulator).toBe(set.want.accumulator);
+  expect(set.r.diff, 'element 2 differs from its reference by one code').toBe(-1);
+  expect(set.err).toMatch(/^ValueError.*'element'/);
+  detail(`${s.colours} colours; element 0 -> 1 by the button, readout accumulator ${set.r.accumulator}`);
+});
+
+// The graph view's partition field (web/views/graph_partition.h): the same converted graph drawn with and without it —
+// the bands on the delegated / float nodes and the legend change the picture; a bad partition is a typed error.
+test('graph view partition: delegated and float nodes marked, with a legend', async () => {
+  await addCanvas('e2e-part-a', 'height: 420px');
+  await addCanvas('e2e-part-b', 'height: 420px');
+  const info = await page.evaluate(() => {
+    const { pt } = window.pt2e;
+    return pt.scope(() => {
+      pt.manual_seed(0);
+      const m = pt.get_model('conv_relu');
+      const gm = pt.export(m, [pt.randn([1, ...m.input_shape])]);
+      const prepared = pt.prepare_pt2e(gm, new pt.executorch.XNNPACKQuantizer().set_global(pt.executorch.get_symmetric_quantization_config()));
+      prepared.forward(pt.randn([2, ...m.input_shape]));
+      const converted = pt.convert_pt2e(prepared);
+      const report = pt.lower(converted, 'xnnpack').delegation_info;
+      const stage = { title: 'convert_pt2e', ...converted.graph_view() };
+      const partition = { backend: 'xnnpack', delegated: report.nodes.filter((n) => n.delegated).map((n) => n.name),
+        float: report.nodes.filter((n) => !n.delegated).map((n) => ({ name: n.name, reason: n.reason })) };
+      window.e2ePartA = window.pt2e.views.mount(document.getElementById('e2e-part-a'), { view: 'graph', stages: [stage], show_params: false });
+      window.e2ePartB = window.pt2e.views.mount(document.getElementById('e2e-part-b'), { view: 'graph', stages: [stage], show_params: false, partition });
+      window.e2ePartStage = stage;
+      return { delegated: partition.delegated.length, float: partition.float.length };
+    });
+  });
+  await page.waitForFunction(() => window.e2ePartA.framesDrawn() > 0 && window.e2ePartB.framesDrawn() > 0);
+  await frames(page, 3);
+  info.err = await page.evaluate(() => {   // the live view rejects a bad partition and keeps what it shows
+    try { window.e2ePartB.update({ view: 'graph', stages: [window.e2ePartStage], partition: { delegated: ['nope'] } }); } catch (e) { return `${e.name}: ${e.message}`; }
+    return 'no error';
+  });
+  const a = await page.locator('#e2e-part-a').screenshot();
+  const b = await page.locator('#e2e-part-b').screenshot({ path: path.join(outDir, 'graph-partition.png') });
+  const s = await pixelStats(page, b);
+  expect(s.colours, 'distinct colours').toBeGreaterThanOrEqual(8);
+  expect(s.topShare).toBeLessThan(0.97);
+  const changed = await diffPixels(page, a, b);
+  expect(changed, 'pixels the partition marks and legend change').toBeGreaterThan(200);
+  expect(info.delegated).toBeGreaterThan(0);
+  expect(info.err).toMatch(/^ValueError.*partition.delegated names 'nope'/);
+  await page.evaluate(() => { window.e2ePartA.destroy(); window.e2ePartB.destroy(); window.e2eInt.destroy(); });
+  detail(`${info.delegated} delegated / ${info.float} float nodes; ${changed} pixels differ from the unmarked graph`);
+});
+
 test('mounting on a missing canvas fails in place with RuntimeError', async () => {
   const msg = await page.evaluate(() => {
     const c = document.createElement('canvas');  // not in the document: no selector finds it

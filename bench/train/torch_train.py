@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-# torch_timing.py — the torch 1.13 side of bench/train/run.js: spawned once, it times one round of its
+# torch_train.py — the torch 1.13 side of bench/train/run.js: spawned once, it times one round of its
 # workloads per line read from stdin and answers each with one JSON line (so run.js can interleave
 # torch's rounds with the engine's).
 #
-#   /usr/bin/python3 bench/train/torch_timing.py data.f32 labels.i32 conv_x.f32 conv_w.f32
+#   /usr/bin/python3 bench/train/torch_train.py data.f32 labels.i32 conv_x.f32 conv_w.f32
 #   stdin "round <warmup> <min_calls> <min_ms>\n"  ->  {"float_step": {...}, "forward": {...}, "conv": {...}}
 #
 # One thread (torch.set_num_threads(1)). The model is tests/golden/gen_models.py's TinyConvNet (the
@@ -14,40 +14,18 @@
 #   forward    — the model in eval mode on the batch, under torch.no_grad()
 #   conv       — F.conv2d(x [1, 32, 32, 32], w [32, 32, 3, 3], padding=1), NCHW
 # Each: warm-up calls, then timed calls until both a count and a time budget are met; per call the
-# wall-clock time and the thread CPU time; the round's min, median and median CPU time.
+# wall-clock time and the thread CPU time; the round's min, median and median CPU time (bench/torch_timing.py).
 import json
 import os
-import statistics
 import sys
-import time
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "golden"))
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "..", "tests", "golden")]
 from gen_models import TinyConvNet  # noqa: E402
-
-torch.set_num_threads(1)
-
-
-def timed(fn, warmup, min_calls, min_ms):
-    for _ in range(warmup):
-        fn()
-    ts, cpu = [], []
-    start = time.perf_counter_ns()
-    while len(ts) < min_calls or (time.perf_counter_ns() - start) / 1e6 < min_ms:
-        c0 = time.thread_time_ns()
-        t0 = time.perf_counter_ns()
-        fn()
-        ts.append((time.perf_counter_ns() - t0) / 1e6)
-        cpu.append((time.thread_time_ns() - c0) / 1e6)
-    ts.sort()
-    return {"min": ts[0], "median": statistics.median(ts), "cpu": statistics.median(cpu), "calls": len(ts)}
-
-
-def load(path, dtype, shape):
-    return torch.from_numpy(np.fromfile(path, dtype=dtype).reshape(shape).copy())
+from torch_timing import load, timed  # noqa: E402
 
 
 def main():

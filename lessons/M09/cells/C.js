@@ -1,0 +1,25 @@
+// C. Lowered side by side: XNNPACK runs s8·s8, x86 runs u8·s8 (uint8 codes times int8 weights). One conv output
+// element from each backend, the two partitions, SQNR against float and the time per batch measured now.
+const { gm, held, converted } = state;
+const lowered = { xnnpack: pt.lower(converted.xnnpack, 'xnnpack'), x86: pt.lower(converted.x86, 'x86'), 'x86 reduce_range': pt.lower(converted['x86 reduce_range'], 'x86') };
+const pictures = Object.fromEntries(Object.entries(lowered).map(([name, l]) => [name, pt.integer_picture(l, 'conv2d', held, { index: 150 })]));
+const span = (v) => `[${Math.min(...v)}, ${Math.max(...v)}]`;
+show.table([t('backend'), t('input_zp'), t('input_codes'), t('weights'), t('accumulator'), t('code')], Object.entries(pictures).map(([name, p]) =>
+  [name, p.input_zero_point, span(p.inputs), span(p.weights), p.accumulator_with_bias, p.output]));
+for (const name of ['xnnpack', 'x86']) kit.draw_partition(t('partition_title', { name }), converted[name], lowered[name].delegation_info, name, { show_params: false });
+
+const yFloat = gm.forward(held);
+const rows = [['float', gm], ...Object.entries(lowered)].map(([name, g]) => ({
+  name, sqnr: g === gm ? Infinity : pt.sqnr(yFloat, g.forward(held)), ms: kit.time_forward((x) => g.forward(x), held, 5),
+  delegated: g === gm ? '-' : `${g.delegation_info.num_delegated_nodes} / ${g.delegation_info.num_non_delegated_nodes}`,
+}));
+show.table([t('backend'), t('delegated_float'), t('sqnr'), t('ms')], rows.map((r) => [r.name, r.delegated, r === rows[0] ? '—' : r.sqnr.toFixed(2), r.ms.toFixed(1)]));
+
+const [x, xnn, xrr] = [pictures.x86, pictures.xnnpack, pictures['x86 reduce_range']];
+check(x.inputs.every((v) => v >= 0 && v <= 255) && x.input_zero_point >= 0 && x.weights.every((w) => w >= -128 && w <= 127), t('u8s8'));
+check(xnn.inputs.every((v) => v >= -128 && v <= 127) && xnn.weights.every((w) => w >= -127 && w <= 127), t('s8s8'));
+check(xrr.inputs.every((v) => v <= 127), t('rr_seven_bits'));
+check(Math.abs((x.output - x.output_zero_point) - (xnn.output - xnn.output_zero_point)) <= 1, t('same_steps'));
+check(rows[1].sqnr > 25 && rows[2].sqnr > 25, t('both_close'));
+check(rows[3].sqnr < rows[2].sqnr, t('rr_costs'));
+check(lowered.x86.delegation_info.nodes.find((n) => n.name === 'conv2d_2').delegated === false, t('x86_last_conv_float'));
