@@ -315,3 +315,88 @@ def draw(gm, title="", **_view_options):
 def draw_stages(stages, title="", **_view_options):
     for gm, name in stages:
         draw(gm, f"{title}: {name}" if title else name)
+
+
+# ---- M05: which layers stay fp32 ------------------------------------------------------------------------
+# Training a few steps, and the layer experiments the page runs on top of torchao's numeric debugger: the model's
+# output SQNR (compute_sqnr(quantized, float), as compare_results computes it) with some layers left in fp32.
+import copy
+
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, move_exported_model_to_train, prepare_pt2e
+from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
+    X86InductorQuantizer, get_default_x86_inductor_quantization_config)
+from torchao.quantization.pt2e.utils import _fuse_conv_bn_
+
+
+def train_batches(gm, batches, steps, lr=0.05, momentum=0.9):
+    """SGD (cross entropy) over `batches` [(x, labels)] in order, epoch after epoch, for `steps` steps (the page's
+    pt.TrainLoop over batches); batch norms in training mode. Returns the model."""
+    move_exported_model_to_train(gm)
+    opt = torch.optim.SGD(gm.parameters(), lr=lr, momentum=momentum)
+    for step in range(steps):
+        x, labels = batches[step % len(batches)]
+        opt.zero_grad()
+        F.cross_entropy(gm(x), labels.long()).backward()
+        opt.step()
+    return gm
+
+
+def accuracy(model, x, labels):
+    """Top-1 accuracy in percent."""
+    with torch.no_grad():
+        return 100.0 * (model(x).argmax(dim=1) == labels.long()).float().mean().item()
+
+
+def fold_bn(gm):
+    """Folds every conv -> batch_norm into the conv, in place, as prepare_pt2e does first."""
+    _fuse_conv_bn_(gm)
+    return gm
+
+
+def x86_quantizer_keeping_float(keep_float):
+    """X86InductorQuantizer with its default config, the layers named in keep_float left in fp32."""
+    q = X86InductorQuantizer().set_global(get_default_x86_inductor_quantization_config())
+    for layer in keep_float:
+        q.set_module_name_qconfig(layer, None)
+    return q
+
+
+def layer_names(gm):
+    """The model's conv / linear layers (their module names), in graph order."""
+    names = []
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.target in (torch.ops.aten.conv2d.default, torch.ops.aten.linear.default):
+            fqn = list(n.meta["nn_module_stack"].values())[-1][0]
+            if fqn not in names:
+                names.append(fqn)
+    return names
+
+
+def quantize_and_compare(gm, quantizer, calibration, inputs):
+    """prepare_pt2e / calibrate / convert_pt2e a copy of gm; the output SQNR (dB) of the converted model on `inputs`."""
+    converted = convert_pt2e(calibrate(prepare_pt2e(copy.deepcopy(gm), quantizer), calibration))
+    with torch.no_grad():
+        return compute_error(converted(inputs), fold_bn(copy.deepcopy(gm))(inputs)).item()
+
+
+def quantize_one_layer_alone(gm, quantizer_for, layers, data):
+    """For each layer: every other layer kept float, the model's output SQNR."""
+    return [{"layer": layer, "model_sqnr": quantize_and_compare(gm, quantizer_for([o for o in layers if o != layer]), *data)}
+            for layer in layers]
+
+
+def keep_one_layer_float(gm, quantizer_for, layers, data):
+    """For each layer: only it kept float, the model's output SQNR."""
+    return [{"layer": layer, "model_sqnr": quantize_and_compare(gm, quantizer_for([layer]), *data)} for layer in layers]
+
+
+def rank_by_sensitivity(alone):
+    """Layers ordered by the SQNR of quantizing them alone, lowest (most sensitive) first."""
+    return [p["layer"] for p in sorted(alone, key=lambda p: p["model_sqnr"])]
+
+
+def sqnr_vs_layers_kept_float(gm, quantizer_for, ranking, data):
+    """The output SQNR with the first k layers of `ranking` kept float, k = 0 .. len(ranking)."""
+    return [{"kept_float": ranking[:k], "model_sqnr": quantize_and_compare(gm, quantizer_for(ranking[:k]), *data)}
+            for k in range(len(ranking) + 1)]
+
