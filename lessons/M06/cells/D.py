@@ -8,7 +8,7 @@ for step in range(10, 41, 10):
     train_steps(prepared, loader, opt, 10)
     if step == 20:       # the QAT tutorial's "freezing BN": batch norms keep their running statistics
         for n in prepared.graph.nodes:
-            if n.target == torch.ops.aten.batch_norm.default:
+            if n.target in (torch.ops.aten.batch_norm.default, torch.ops.aten._native_batch_norm_legit.default):
                 n.args = n.args[:5] + (False,) + n.args[6:]
         prepared.recompile()
     if step == 30:
