@@ -413,3 +413,174 @@ def time_forward(fn, x, repeats=5):
             fn(x)
             times.append((time.perf_counter() - t0) * 1000)
     return sorted(times)[len(times) // 2]
+# ---- M05: which layers stay fp32 ------------------------------------------------------------------------
+# Training a few steps, and the layer experiments the page runs on top of torchao's numeric debugger: the model's
+# output SQNR (compute_sqnr(quantized, float), as compare_results computes it) with some layers left in fp32.
+import copy
+
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, move_exported_model_to_train, prepare_pt2e
+from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
+    X86InductorQuantizer, get_default_x86_inductor_quantization_config)
+from torchao.quantization.pt2e.utils import _fuse_conv_bn_
+
+
+def train_batches(gm, batches, steps, lr=0.05, momentum=0.9):
+    """SGD (cross entropy) over `batches` [(x, labels)] in order, epoch after epoch, for `steps` steps (the page's
+    pt.TrainLoop over batches); batch norms in training mode. Returns the model."""
+    move_exported_model_to_train(gm)
+    opt = torch.optim.SGD(gm.parameters(), lr=lr, momentum=momentum)
+    for step in range(steps):
+        x, labels = batches[step % len(batches)]
+        opt.zero_grad()
+        F.cross_entropy(gm(x), labels.long()).backward()
+        opt.step()
+    return gm
+
+
+def accuracy(model, x, labels):
+    """Top-1 accuracy in percent."""
+    with torch.no_grad():
+        return 100.0 * (model(x).argmax(dim=1) == labels.long()).float().mean().item()
+
+
+def fold_bn(gm):
+    """Folds every conv -> batch_norm into the conv, in place, as prepare_pt2e does first."""
+    _fuse_conv_bn_(gm)
+    return gm
+
+
+def x86_quantizer_keeping_float(keep_float):
+    """X86InductorQuantizer with its default config, the layers named in keep_float left in fp32."""
+    q = X86InductorQuantizer().set_global(get_default_x86_inductor_quantization_config())
+    for layer in keep_float:
+        q.set_module_name_qconfig(layer, None)
+    return q
+
+
+def layer_names(gm):
+    """The model's conv / linear layers (their module names), in graph order."""
+    names = []
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.target in (torch.ops.aten.conv2d.default, torch.ops.aten.linear.default):
+            fqn = list(n.meta["nn_module_stack"].values())[-1][0]
+            if fqn not in names:
+                names.append(fqn)
+    return names
+
+
+def quantize_and_compare(gm, quantizer, calibration, inputs):
+    """prepare_pt2e / calibrate / convert_pt2e a copy of gm; the output SQNR (dB) of the converted model on `inputs`."""
+    converted = convert_pt2e(calibrate(prepare_pt2e(copy.deepcopy(gm), quantizer), calibration))
+    with torch.no_grad():
+        return compute_error(converted(inputs), fold_bn(copy.deepcopy(gm))(inputs)).item()
+
+
+def quantize_one_layer_alone(gm, quantizer_for, layers, data):
+    """For each layer: every other layer kept float, the model's output SQNR."""
+    return [{"layer": layer, "model_sqnr": quantize_and_compare(gm, quantizer_for([o for o in layers if o != layer]), *data)}
+            for layer in layers]
+
+
+def keep_one_layer_float(gm, quantizer_for, layers, data):
+    """For each layer: only it kept float, the model's output SQNR."""
+    return [{"layer": layer, "model_sqnr": quantize_and_compare(gm, quantizer_for([layer]), *data)} for layer in layers]
+
+
+def rank_by_sensitivity(alone):
+    """Layers ordered by the SQNR of quantizing them alone, lowest (most sensitive) first."""
+    return [p["layer"] for p in sorted(alone, key=lambda p: p["model_sqnr"])]
+
+
+def sqnr_vs_layers_kept_float(gm, quantizer_for, ranking, data):
+    """The output SQNR with the first k layers of `ranking` kept float, k = 0 .. len(ranking)."""
+    return [{"kept_float": ranking[:k], "model_sqnr": quantize_and_compare(gm, quantizer_for(ranking[:k]), *data)}
+            for k in range(len(ranking) + 1)]
+
+
+# ---- M06: QAT training ------------------------------------------------------------------------------------
+# The ten-class synthetic image set the page trains on (the engine's synthetic_images: ten shapes, per-sample
+# colours, pixel noise, normalized with the train split's own per-channel mean / std — the same recipe drawn with
+# torch's generator, so the same kind of images, not the same bits), test accuracy, and a few training steps.
+
+def _shape_mask(gen, label, h, w):
+    """Shape `label` of the ten (0..3 as _draw_image; 4 disc, 5 plus, 6 diagonal, 7 frame, 8 dots, 9 cross)."""
+    def rand(lo=0.0, hi=1.0):
+        return lo + (hi - lo) * float(torch.rand(1, generator=gen))
+
+    def randint(lo, hi):   # lo..hi inclusive
+        return int(torch.randint(lo, hi + 1, (1,), generator=gen))
+
+    hh, ww = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
+    if label == 4:   # disc
+        cy, cx, r = rand(0.25, 0.75) * h, rand(0.25, 0.75) * w, rand(0.2, 0.35) * min(h, w)
+        return torch.clamp(r - torch.hypot(hh + 0.5 - cy, ww + 0.5 - cx) + 0.5, 0, 1)
+    if label == 5:   # plus
+        cy, cx, t = randint(h // 4, h - 1 - h // 4), randint(w // 4, w - 1 - w // 4), randint(2, 3)
+        return (((hh >= cy - t // 2) & (hh < cy - t // 2 + t)) | ((ww >= cx - t // 2) & (ww < cx - t // 2 + t))).float()
+    if label == 6:   # diagonal stripes
+        coord = hh + ww if randint(0, 1) == 1 else hh - ww
+        period = randint(4, 6)
+        phase = randint(0, period - 1)
+        return ((coord + phase) % period < period // 2).float()
+    if label == 7:   # frame
+        side = max(4, int(rand(0.45, 0.8) * min(h, w)))
+        top, left = randint(0, h - side), randint(0, w - side)
+        y, x = hh - top, ww - left
+        inside = (y >= 0) & (x >= 0) & (y < side) & (x < side)
+        return (inside & ((y < 2) | (x < 2) | (y >= side - 2) | (x >= side - 2))).float()
+    if label == 8:   # dots
+        period = randint(4, 5)
+        oy, ox = randint(0, period - 1), randint(0, period - 1)
+        return (((hh + oy) % period < 2) & ((ww + ox) % period < 2)).float()
+    cy, cx = rand(0.25, 0.75) * h, rand(0.25, 0.75) * w   # 9 cross: the two diagonals through (cy, cx)
+    y, x = hh + 0.5 - cy, ww + 0.5 - cx
+    return torch.clamp(1 - torch.minimum((y - x).abs(), (y + x).abs()) / math.sqrt(2) / 1.5, min=0)
+
+
+def _synthetic_split(n, num_classes, noise, seed, shape=(3, 16, 16)):
+    gen = torch.Generator().manual_seed(seed)
+    c, h, w = shape
+    images = []
+    for i in range(n):
+        label = i % num_classes
+        if label < 4:
+            images.append(torch.clamp(_draw_image(gen, label, c, h, w) + (noise - 0.05) * torch.randn(c, h, w, generator=gen), 0, 1))
+            continue
+        mask = _shape_mask(gen, label, h, w)
+        bg = torch.tensor([0.3 * float(torch.rand(1, generator=gen)) for _ in range(c)]).view(c, 1, 1)
+        fg = torch.tensor([0.6 + 0.4 * float(torch.rand(1, generator=gen)) for _ in range(c)]).view(c, 1, 1)
+        images.append(torch.clamp(bg + (fg - bg) * mask + noise * torch.randn(c, h, w, generator=gen), 0, 1))
+    return torch.stack(images), torch.arange(n) % num_classes
+
+
+def synthetic_images(split, n, num_classes=10, noise=0.3, seed=2024):
+    """A TensorDataset (x [n, 3, 16, 16], labels [n]) of the ten-class image set; 'test' draws from seed + 1."""
+    stats, _ = _synthetic_split(1024, num_classes, noise, seed)
+    mean = stats.mean(dim=(0, 2, 3), keepdim=True)
+    std = stats.std(dim=(0, 2, 3), keepdim=True, unbiased=False)
+    images, labels = _synthetic_split(n, num_classes, noise, seed + 1 if split == "test" else seed)
+    return torch.utils.data.TensorDataset((images - mean) / std, labels)
+
+
+def evaluate_accuracy(model, dataset, batch_size=256):
+    """Top-1 test accuracy in percent over a TensorDataset (put batch norms in eval mode first)."""
+    x, labels = dataset.tensors
+    with torch.no_grad():
+        right = sum((model(x[i:i + batch_size]).argmax(dim=1) == labels[i:i + batch_size]).sum().item()
+                    for i in range(0, len(labels), batch_size))
+    return 100.0 * right / len(labels)
+
+
+def train_steps(gm, loader, opt, steps):
+    """`steps` SGD steps (cross entropy) over the loader, a new epoch whenever one ends; the losses."""
+    losses = []
+    while len(losses) < steps:
+        for x, labels in loader:
+            opt.zero_grad()
+            loss = F.cross_entropy(gm(x), labels.long())
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+            if len(losses) == steps:
+                break
+    return losses

@@ -4,7 +4,7 @@
 //   const act = pt.prepare_for_propagation_comparison(converted);  act.forward(x);
 //   const cmp = pt.compare_results(pt.extract_results_from_loggers(ref), pt.extract_results_from_loggers(act));
 //   for (const [handle, s] of cmp) s.ref_node_name, s.results[0].sqnr, s.results[0].mse_loss;
-//   converted.graph_view(pt.sqnr_by_node(converted, cmp));     // colour nodes by SQNR (value_label 'SQNR (dB)')
+//   show.view('graph', { ...converted.graph_view(), metric: { name: 'SQNR', unit: 'dB', values: pt.sqnr_by_node(converted, cmp) } });
 // M05, on top (engine/pt2e/layer_sensitivity.h):
 //   const quantizerFor = (keep_float) => keep_float.reduce((q, layer) => q.set_module_name_qconfig(layer, null),
 //     new pt.X86InductorQuantizer().set_global(pt.get_default_x86_inductor_quantization_config()));
@@ -50,7 +50,7 @@ export function installDebugger(pt, M, tools) {
 
   // { node name: SQNR } of the first result of each node of gm whose handle was compared: an op and the q / dq
   // convert made of it share a handle, so they share a colour. Exact nodes (SQNR Infinity) are left out: the
-  // graph view's colour scale needs finite values.
+  // graph view's metric (its colour scale, web/views/graph_metric.h) takes finite values.
   pt.sqnr_by_node = (gm, comparison) => {
     if (!(comparison instanceof Map)) throw new E.TypeError('sqnr_by_node(): expected what compare_results returns (a Map)');
     pt.gmArg('sqnr_by_node', gm);

@@ -5,7 +5,7 @@
 //   gm.set_meta_custom('conv2d', 'numeric_debug_handle', 7)   // node.meta["custom"][key] = value
 //   gm.forward(x)       // runs the graph: a Tensor (or an array when the graph has several outputs); train.js
 //                       // defines it, as it records what loss.backward() needs
-//   gm.code; gm.clone(); gm.graph_view({ conv2d: 41.2 })
+//   gm.code; gm.clone(); gm.graph_view({ conv2d: 41.2 })   // values: engine data; a view draws them as its `metric`
 //   pt.fold_bn(gm); pt.diff_ops(a, b); pt.observer_nodes(g); pt.qdq_nodes(g); pt.annotation_table(g);
 //   pt.observer_placement_table(g); pt.unannotated_ops(g); pt.example_inputs(4); pt.calibration_batches({ n, batch_size })
 // Node objects are snapshots: read gm.nodes again after a change.

@@ -10,6 +10,10 @@
 //   result.error    // {name, message, line} when the cell threw (line in the cell's file, when
 //                   // known); the page shows it in place
 //   result.revealed // what the cell computed for its prediction (reveal(value)), or undefined
+// show.view(kind, data) returns { update(data) }: a view whose data changes while the cell runs (a training
+// chart that grows). The output keeps the latest data; runCell's `onView(index, output)` (index into
+// result.outputs) is told when the view is shown and at each update, so a page can draw it before the cell ends
+// (cell_worker.js posts it from the worker the cell runs in).
 // A cell may declare a prediction in lesson.json — "predict": { "question": {en, 'zh-TW'}, then either
 // "choices": [{ "value": "a", "label": {en, 'zh-TW'} }, ...] or "number": { "tolerance": 0.5 } (absolute) /
 // { "relative": 0.1 } } — and reveals the computed answer with reveal(value) (a choice's value, or a number).
@@ -146,7 +150,7 @@ export class OutputLimitError extends Error {
 
 // Runs one cell's code synchronously inside pt.scope: engine objects the cell creates are freed
 // when it ends, except those it stores in `state` (shared by the lesson's cells, in order).
-export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code } = {}) {
+export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code, onView = () => {} } = {}) {
   const outputs = [];
   const checks = [];
   let rows = 0, chars = 0;
@@ -165,7 +169,13 @@ export function runCell(pt, lesson, cell, { state, lang = 'en', code = cell.code
       rows: rows.map((r) => r.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? tr(v, lang) : v))),
       caption: tr(caption, lang),
     }, rows.length),
-    view: (view, data) => emit({ kind: 'view', view, data: viewData(view, data) }, 1),
+    view: (view, data) => {
+      const output = { kind: 'view', view, data: viewData(view, data) };
+      emit(output, 1);
+      const index = outputs.length - 1;
+      onView(index, output);
+      return { update(next) { output.data = viewData(view, next); onView(index, output); } };
+    },
   };
   let revealed;
   const reveal = (value) => { revealed = value; return value; };

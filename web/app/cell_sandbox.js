@@ -3,7 +3,8 @@
 // then on, every run of that page state, since the state lives in the worker).
 //
 //   const box = createSandbox({ lesson, lang });
-//   const result = await box.run('B', code, { replay: [{ cell: 'A', code }], timeLimitMs: 20000 });
+//   const result = await box.run('B', code, { replay: [{ cell: 'A', code }], timeLimitMs: 20000, onView });
+//   // onView(index, output): a view the cell shows or updates while it runs (runCell's onView, from the worker)
 //   box.stop();        // the running cell ends with a 'Stopped' error; the worker and its state are gone
 //   box.destroy();
 // A new worker starts when one is needed: its state is rebuilt by running `replay` (the page's runs so far, in
@@ -31,11 +32,13 @@ export function createSandbox({ lesson, lang }) {
   function spawn() {
     const w = new Worker(new URL('./cell_worker.js', import.meta.url), { type: 'module', name: 'pt2e cells' });
     const pending = new Map();
+    const viewListeners = new Map();   // run id -> onView
     const ready = new Promise((resolve, reject) => {
       w.addEventListener('message', ({ data }) => {
         if (data.type === 'ready') resolve();
         else if (data.type === 'failed') reject(new Error(data.message));
         else if (data.type === 'result') pending.get(data.id)?.(data.result);
+        else if (data.type === 'view') viewListeners.get(data.id)?.(data.index, data.output);
       });
       // An error the worker did not catch (its script failed to load, or it ran out of JS memory).
       w.addEventListener('error', (e) => {
@@ -50,7 +53,7 @@ export function createSandbox({ lesson, lang }) {
     const wasmUrl = new URL('../../dist/pt2e_engine.wasm', import.meta.url).href;
     Promise.resolve(preload?.url === wasmUrl ? preload.module : null).catch(() => null)
       .then((wasm) => w.postMessage({ type: 'start', wasmUrl, wasm, lesson, lang }));
-    return { w, ready, pending };
+    return { w, ready, pending, viewListeners };
   }
 
   function kill() {
@@ -59,13 +62,14 @@ export function createSandbox({ lesson, lang }) {
   }
 
   // One cell in the worker, under the time limit; resolves to its result (an error result when stopped).
-  function runOne(cell, code, timeLimitMs) {
+  function runOne(cell, code, timeLimitMs, onView) {
     const wk = worker;
     const id = nextId++;
     return new Promise((resolve) => {
       const finish = (result) => {
         clearTimeout(timer);
         wk.pending.delete(id);
+        wk.viewListeners.delete(id);
         current = null;
         resolve(result);
       };
@@ -75,12 +79,13 @@ export function createSandbox({ lesson, lang }) {
       };
       const timer = setTimeout(() => stopWith('TimeoutError', t(lang, 'cell_timeout').replace('{s}', String(Math.round(timeLimitMs / 1000)))), timeLimitMs);
       wk.pending.set(id, finish);
+      if (onView) wk.viewListeners.set(id, onView);
       current = { stop: () => stopWith('Stopped', t(lang, 'cell_stopped')) };
       wk.w.postMessage({ type: 'run', id, cell, code });
     });
   }
 
-  async function runNow(cell, code, { replay = [], timeLimitMs = DEFAULT_TIME_LIMIT_MS }) {
+  async function runNow(cell, code, { replay = [], timeLimitMs = DEFAULT_TIME_LIMIT_MS, onView }) {
     if (destroyed) return stopped(cell);
     stopAsked = false;
     if (!worker) {
@@ -102,7 +107,7 @@ export function createSandbox({ lesson, lang }) {
         if (!worker) return { ...res, cell };  // stopped while the earlier cells ran again
       }
     }
-    return runOne(cell, code, timeLimitMs);
+    return runOne(cell, code, timeLimitMs, onView);
   }
 
   return {

@@ -6,6 +6,7 @@
 //                                                                            module when it has one) and keep the lesson
 //        { type: 'run', id, cell: '<cell id>', code }                         runCell on this worker's state (cell_runner.js)
 //   out: { type: 'ready' } | { type: 'failed', message }                      after 'start'
+//        { type: 'view', id, index, output }                                  a view shown or updated while the cell runs
 //        { type: 'result', id, result }                                       runCell's result, as plain data
 import { loadEngine } from '../api/index.js';
 import { runCell } from './cell_runner.js';
@@ -28,7 +29,10 @@ self.addEventListener('message', async ({ data }) => {
     }
   } else if (data?.type === 'run') {
     const cell = lesson.cells.find((c) => c.id === data.cell);
-    const result = runCell(pt, lesson, cell, { state, lang, code: data.code });
+    // A view's data as the cell shows or updates it, posted at once (the page draws a training chart as it grows);
+    // data that cannot be cloned waits for the result, which says so.
+    const onView = (index, output) => { try { self.postMessage({ type: 'view', id: data.id, index, output }); } catch { /* see plain() */ } };
+    const result = runCell(pt, lesson, cell, { state, lang, code: data.code, onView });
     self.postMessage({ type: 'result', id: data.id, result: plain(result) });
   }
 });

@@ -7,7 +7,9 @@
 // lesson's moves the page's state into a Worker with its own engine (cell_sandbox.js: the runs so far are
 // replayed there, then the cell runs), and every later run of that state runs there too, under a time limit
 // and with a Stop button. Run all with every cell as written comes back to the page's engine. The lesson's
-// own code runs in the page, so opening a lesson costs no worker.
+// own code runs in the page, so opening a lesson costs no worker — unless lesson.json says "worker": true (a page
+// that trains for seconds): then every run is in the worker, and the views a cell updates while it runs (a training
+// chart, runCell's onView) are drawn as they grow, so the page stays responsive.
 // A cell with a prediction (lesson.json "predict") shows its question above the results, which stay veiled until the
 // learner answers; then the answer is marked against what the cell revealed, kept (progress.js, and the URL through
 // onState) and counted in the lesson's progress.
@@ -134,31 +136,50 @@ function buildCell(cell, page) {
     results.replaceChildren();
   }
 
+  // A view output in the results: its figure, and the mounted view's handle (null when not drawn).
+  function mountView(spec, key) {
+    const { figure, canvas } = viewFigure(spec);
+    results.append(figure);
+    if (!section.isConnected) return null;  // a cell not shown (embed.html's cell=): runs, draws nothing
+    try {
+      const handle = page.engine.views.mount(canvas, spec, {
+        onError: (e) => figure.replaceWith(errorBox(`${e.name}: ${e.message}`)),
+        onControls: (c) => { mark(); if (key) page.setControls(key, c); },
+      });
+      views.push(handle);
+      return handle;
+    } catch (e) {
+      figure.replaceWith(errorBox(`${e.name}: ${e.message}`));
+      return null;
+    }
+  }
+
+  // The views a cell running in the worker shows or updates before its results arrive (by output index).
+  let live = new Map();
+  function showLive(index, output) {
+    const spec = { view: output.view, ...output.data };
+    if (live.has(index)) {
+      try { live.get(index)?.update(spec); } catch { /* bad data: the result's own view says so */ }
+      return;
+    }
+    if (!live.size) clear();
+    live.set(index, mountView(spec, null));
+  }
+
   function show(result) {
     clear();
+    live = new Map();
     let viewIndex = 0;
     for (const o of result.outputs) {
       if (o.kind === 'text') results.append(el('pre', { class: 'out-text' }, o.text));
       else if (o.kind === 'table') results.append(tableOutput(o));
       else if (o.kind === 'view') {
-        const spec = { view: o.view, ...o.data };
         const key = `${cell.id}.${viewIndex++}`;  // the view's name in the URL (url_state.js)
-        const { figure, canvas } = viewFigure(spec);
-        results.append(figure);
-        if (!section.isConnected) continue;  // a cell not shown (embed.html's cell=): runs, draws nothing
-        try {
-          const handle = page.engine.views.mount(canvas, spec, {
-            onError: (e) => figure.replaceWith(errorBox(`${e.name}: ${e.message}`)),
-            onControls: (c) => { mark(); page.setControls(key, c); },
-          });
-          views.push(handle);
-          // Controls the learner set before (a shared link, or this view before a re-run) come back;
-          // ones that no longer fit the view's data are dropped.
-          if (page.controls[key]) {
-            try { handle.setControls(page.controls[key]); } catch (e) { page.setControls(key, null); }
-          }
-        } catch (e) {
-          figure.replaceWith(errorBox(`${e.name}: ${e.message}`));
+        const handle = mountView({ view: o.view, ...o.data }, key);
+        // Controls the learner set before (a shared link, or this view before a re-run) come back;
+        // ones that no longer fit the view's data are dropped.
+        if (handle && page.controls[key]) {
+          try { handle.setControls(page.controls[key]); } catch (e) { page.setControls(key, null); }
         }
       }
     }
@@ -187,7 +208,7 @@ function buildCell(cell, page) {
     try {
       const t0 = performance.now();
       const result = isolated
-        ? await page.sandbox().run(cell.id, code, { replay: page.history.slice(), timeLimitMs: page.timeLimitMs })
+        ? await page.sandbox().run(cell.id, code, { replay: page.history.slice(), timeLimitMs: page.timeLimitMs, onView: showLive })
         : runCell(engine.pt, page.lesson, cell, { state: page.state, lang, code });
       const t1 = performance.now();
       if (page.destroyed) return null;
@@ -309,7 +330,7 @@ export async function renderLesson(container, { id, lang, engine, readText = sit
     box: null,
     sandbox() { return (page.box ??= createSandbox({ lesson, lang })); },
     isolate(edited) {
-      if (edited && workersAvailable()) page.isolated = true;
+      if ((edited || lesson.worker) && workersAvailable()) page.isolated = true;
       return page.isolated;
     },
     stop() { page.box?.stop(); },

@@ -3,7 +3,7 @@
 //   const views = createViewHost(pt.module);
 //   const h = views.mount(canvas, { view: 'histogram', lo: -4, hi: 4, counts, range: { min, max } });
 //   // also { view: 'line', series, marks, x_label, y_label }, { view: 'bar', labels, series, y_label },
-//   // { view: 'graph', stages: [{ title, ...gm.graph_view() }], focus, hops, value_label }
+//   // { view: 'graph', stages: [{ title, ...gm.graph_view() }], focus, hops, metric: { name, unit, values } }
 //   // (the view kinds and their fields: web/bindings/bind_views.cpp)
 //   h.update({ ...newData });   // redraws
 //   h.destroy();                // frees the WebGL2 + ImGui contexts

@@ -12,8 +12,9 @@
 //                   quant: { quant_min, quant_max, symmetric, dtype } });   // a draggable range
 //   M.set_view(v, { view: 'line', series: [{ name, x, y }], marks: [{ x, label }], x_label, y_label });
 //   M.set_view(v, { view: 'bar', labels, series: [{ name, values }], y_label });
-//   M.set_view(v, { view: 'graph', stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params, value_label,
-//                   partition: { backend, delegated: [names], float: [{ name, reason }] } });   // partition optional
+//   M.set_view(v, { view: 'graph', stages: [{ title, nodes, edges }], focus, hops, show_annotations, show_params,
+//                   metric: { name: 'SQNR', unit: 'dB', values: { node name: number } },     // graph_metric.h, optional
+//                   partition: { backend, delegated: [names], float: [{ name, reason }] } });   // graph_partition.h, optional
 //     (or one stage: { view: 'graph', nodes, edges, ... }; nodes and edges as gm.graph_view() gives them: graph_view_js.h)
 //   M.set_view(v, { view: 'integer_picture', node, requantization, input_zero_point, output_zero_point, qmin, qmax,
 //                   elements: [{ coords, inputs, weights, products, accumulator, bias, accumulator_with_bias, multiplier,
@@ -160,6 +161,20 @@ ptv::GraphPartition partition_from_js(const val& p, const std::string& w) {
   return out;
 }
 
+// { name, unit?, values: { node name: number } } (graph_metric.h); the numbers are checked by validate().
+ptv::GraphMetric metric_from_js(const val& m, const std::string& where) {
+  require_object(m, where);
+  ptv::GraphMetric out{string_or(m, "name", where), string_or(m, "unit", where), {}};
+  const val values = m["values"];
+  require_object(values, where + ".values");
+  const val keys = val::global("Object").call<val>("keys", values);
+  for (unsigned i = 0, n = keys["length"].as<unsigned>(); i < n; ++i) {
+    const std::string node = keys[i].as<std::string>();
+    out.values[node] = number_or(values, node.c_str(), 0, where + ".values");
+  }
+  return out;
+}
+
 ptv::GraphViewData graph_from_js(const val& spec) {
   const std::string w = "graph view";
   require_object(spec, w);
@@ -170,7 +185,7 @@ ptv::GraphViewData graph_from_js(const val& spec) {
   d.hops = static_cast<int>(number_or(spec, "hops", 1, w));
   d.show_annotations = !spec["show_annotations"].isFalse();
   d.show_params = !spec["show_params"].isFalse();
-  d.value_label = string_or(spec, "value_label", w);
+  if (!absent(spec["metric"])) d.metric = metric_from_js(spec["metric"], w + ": metric");
   d.partition = partition_from_js(spec["partition"], w + ".partition");
   return d;
 }

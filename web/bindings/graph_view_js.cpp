@@ -43,8 +43,10 @@ pt::ViewNode node_from_js(const val& n, const std::string& where) {
   d.is_observer = n["is_observer"].isTrue();
   d.annotations = strings(n, "annotations", where);
   d.qparams = strings(n, "details", where);
-  d.has_value = !absent(n["value"]);
-  d.value = number_or(n, "value", 0, where);
+  // One way to colour nodes: the view's metric (web/views/graph_metric.h), not a value per stage node.
+  if (!absent(n["value"]))
+    throw pt::ValueError(where + " has a 'value': a graph view colours nodes by its spec's metric, { metric: { name, unit, values: { '" +
+                         d.name + "': " + std::to_string(number_or(n, "value", 0, where)) + " } } }");
   return d;
 }
 

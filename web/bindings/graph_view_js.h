@@ -7,7 +7,9 @@
 //
 // Each field is the ViewNode / ViewEdge member of that name, but for two: `kind` is node_kind_name()
 // of ViewNode::kind, and `details` holds ViewNode::qparams (the hover lines). Read back, only `name`
-// is required: a node without `kind` is an op, one without `layer` leaves the layout to find layers.
+// is required: a node without `kind` is an op, one without `layer` leaves the layout to find layers; a node
+// with `value` (gm.graph_view(values)) is refused: the view takes per-node numbers as its spec's `metric`
+// (web/views/graph_metric.h), one mechanism for every stage.
 #pragma once
 #include <emscripten/val.h>
 

@@ -86,8 +86,6 @@ void validate(const GraphViewData& d) {
       if (nodes[i].name.empty()) throw pt::ValueError(where + ": nodes[" + std::to_string(i) + "] has no name");
       if (!index.emplace(nodes[i].name, static_cast<int>(i)).second)
         throw pt::ValueError(where + ": two nodes are named '" + nodes[i].name + "'");
-      if (nodes[i].has_value && !std::isfinite(nodes[i].value))
-        throw pt::ValueError(where + ": node '" + nodes[i].name + "' has a value that is not finite");
       everywhere.insert(nodes[i].name);
     }
     // The layout checks that the edges form no cycle, or go down the layers graph_view() gave.
@@ -108,6 +106,7 @@ void validate(const GraphViewData& d) {
       throw pt::ValueError(where + ": " + e.what());
     }
   }
+  validate(d.metric, everywhere);
   for (const std::string& f : d.focus)
     if (!everywhere.count(f)) throw pt::ValueError("graph view: focus names '" + f + "', which is in no stage");
   validate(d.partition, everywhere);
@@ -122,15 +121,7 @@ void GraphView::set_data(GraphViewData d) {
   data_ = std::move(d);
   needs_layout_ = needs_fit_ = true;
   hovered_ = {};
-  has_values_ = false;
   partition_ = PartitionIndex(data_.partition);
-  for (const GraphStage& st : data_.stages)
-    for (const pt::ViewNode& n : st.graph.nodes) {
-      if (!n.has_value) continue;
-      value_min_ = has_values_ ? std::min(value_min_, n.value) : n.value;
-      value_max_ = has_values_ ? std::max(value_max_, n.value) : n.value;
-      has_values_ = true;
-    }
 }
 
 const std::string& GraphView::hovered_name() const {
@@ -223,7 +214,7 @@ void GraphView::lay_out() {
 }
 
 ImU32 GraphView::fill_of(const pt::ViewNode& n) const {
-  if (n.has_value && has_values_) return value_colour(value_max_ > value_min_ ? (n.value - value_min_) / (value_max_ - value_min_) : 0.5);
+  if (const auto v = data_.metric.of(n.name)) return value_colour(data_.metric.position(*v));
   return style_of(n).fill;
 }
 
@@ -262,7 +253,7 @@ void GraphView::draw() {
   ImGuiIO& io = ImGui::GetIO();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line_h = ImGui::GetTextLineHeight();
-  const float title_h = line_h + 10, legend_h = (has_values_ ? line_h + 8 : 0) + (partition_.empty() ? 0 : line_h + 8);
+  const float title_h = line_h + 10, legend_h = (data_.metric.empty() ? 0 : line_h + 8) + (partition_.empty() ? 0 : line_h + 8);
   // Everything below is relative to origin: the graph's area (under the stage titles, above the
   // legend), the world's extent, the pointer.
   const WorldRect area{0, title_h, avail.x, avail.y - legend_h};
@@ -463,7 +454,7 @@ void GraphView::draw() {
         const LayoutBox& b = sl.layout.boxes[i];
         ImVec2 p0 = to_map(sl.x + b.x, b.y), p1 = to_map(sl.x + b.x + b.w, b.y + b.h);
         p1 = ImVec2(std::max(p1.x, p0.x + 1), std::max(p1.y, p0.y + 1));
-        dl->AddRectFilled(p0, p1, n.has_value && has_values_ ? fill_of(n) : style_of(n).border);
+        dl->AddRectFilled(p0, p1, data_.metric.of(n.name) ? fill_of(n) : style_of(n).border);
         if (!selected_.empty() && n.name == selected_)
           dl->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2), palette::kText, 0, 0, 1.5f);
       }
@@ -486,11 +477,12 @@ void GraphView::draw() {
     dl->AddText(ImVec2((b0.x + b1.x - ts.x) / 2, (b0.y + b1.y - ts.y) / 2), palette::kText, buttons[k].label);
   }
 
-  if (!partition_.empty()) draw_partition_legend(dl, ImVec2(origin.x + 4, origin.y + avail.y - line_h - 4 - (has_values_ ? line_h + 8 : 0)));
-  if (has_values_) {  // legend: the value scale, bottom left
+  if (!partition_.empty())
+    draw_partition_legend(dl, ImVec2(origin.x + 4, origin.y + avail.y - line_h - 4 - (data_.metric.empty() ? 0 : line_h + 8)));
+  if (!data_.metric.empty()) {  // legend: the metric's colour scale, bottom left
     const ImVec2 a(origin.x + 4, origin.y + avail.y - line_h - 4);
-    const std::string lo = fmt(value_min_), hi = fmt(value_max_);
-    const std::string title = data_.value_label.empty() ? "value" : data_.value_label;
+    const std::string lo = fmt(data_.metric.lo()), hi = fmt(data_.metric.hi());
+    const std::string title = data_.metric.label();
     dl->AddText(a, palette::kText, title.c_str());
     float x = a.x + ImGui::CalcTextSize(title.c_str()).x + 8;
     dl->AddText(ImVec2(x, a.y), palette::kMuted, lo.c_str());
@@ -512,7 +504,7 @@ void GraphView::draw() {
     if (partition_.mark(n.name) == PartitionMark::delegated) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDelegated), "delegated");
     if (partition_.mark(n.name) == PartitionMark::float_op)
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kStaysFloat), "stays float: %s", partition_.reason(n.name).c_str());
-    if (n.has_value) ImGui::Text("%s: %s", data_.value_label.empty() ? "value" : data_.value_label.c_str(), fmt(n.value).c_str());
+    if (const auto v = data_.metric.of(n.name)) ImGui::Text("%s: %s", data_.metric.label().c_str(), fmt(*v).c_str());
     ImGui::EndTooltip();
   } else if (hot_button >= 0) {
     ImGui::SetTooltip("%s", buttons[hot_button].tip);

@@ -1,8 +1,8 @@
 // graph_view.h — the graph view: an exported / prepared / converted program drawn top to bottom,
 // one column per stage (export | prepare | convert) with the selection synced across them by node
 // name. Boxes by node kind (pt::NodeKind): observers green, quantize / dequantize / choose_qparams
-// purple, parameters yellow, inputs and outputs grey; with a per-node value (e.g. SQNR) the fill
-// follows a colour scale with a legend. Each box shows the node's label, its name and (optionally)
+// purple, parameters yellow, inputs and outputs grey; with a per-node metric (graph_metric.h, e.g. SQNR by
+// node name) the fill follows a colour scale with a legend, and the hover names the node's value. Each box shows the node's label, its name and (optionally)
 // its annotation lines; hovering shows details (op, target, shape, annotations, qparams lines); a
 // click selects a node in every stage. A stage's `changed` nodes (what it added to the stage before:
 // prepare's observers, convert's q / dq) are outlined in the range colour, counted next to its title.
@@ -27,6 +27,7 @@
 
 #include "graph/report.h"
 #include "graph_layout.h"
+#include "graph_metric.h"
 #include "graph_partition.h"
 #include "graph_viewport.h"
 #include "imgui.h"
@@ -46,7 +47,7 @@ struct GraphViewData {
   int hops = 1;
   bool show_annotations = true;
   bool show_params = true;         // false: get_attr nodes (weights, biases, BN buffers) are not drawn
-  std::string value_label;         // legend title for node values, e.g. "SQNR (dB)"
+  GraphMetric metric;              // a number per node name, drawn as the boxes' fill with a legend
   GraphPartition partition;        // delegated / float nodes, marked with a legend (graph_partition.h)
 };
 
@@ -102,8 +103,6 @@ class GraphView : public ViewContent {
   ViewTransform view_;             // relative to origin_
   bool fit_all_ = false, user_moved_ = false, shows_all_ = true;
   float content_height_ = 0;
-  double value_min_ = 0, value_max_ = 0;
-  bool has_values_ = false;
   PartitionIndex partition_;
   Hit hovered_;
   std::string selected_;

@@ -1,6 +1,7 @@
 // views.spec.js — the Dear ImGui views on the home page: drawn and not blank, no busy loop, one context per canvas
-// with input routed to its own view (hover, a fast click), typed errors for bad data, line and bar charts, a
-// histogram range dragged (SQNR / clipped readout, onControls, setControls), a missing canvas, lazy views.
+// with input routed to its own view (hover, a fast click), typed errors for bad data, line and bar charts, a graph
+// coloured by a per-node metric, a line chart that grows, a histogram range dragged (SQNR / clipped readout,
+// onControls, setControls), a missing canvas, lazy views.
 import path from 'node:path';
 import { detail, diffPixels, expect, frames, sharedPage, outDir, pixelStats, test } from '../fixtures.js';
 
@@ -127,6 +128,82 @@ test('line and bar charts draw, report the hovered point / group, and reject bad
   expect(errs[2]).toMatch(/^ValueError.*2 values for 1 labels/);
   expect(errs[3]).toMatch(/^TypeError.*values\[0\] is not a number/);
   detail(`line point ${got.line}, bar group ${got.bar}`);
+});
+
+test('a graph view coloured by a per-node metric: nodes take the scale, a legend names it; a metric it cannot draw is a typed error', async () => {
+  await addCanvas('e2e-metric', 'height: 420px');
+  await addCanvas('e2e-plain', 'height: 420px');
+  const names = await page.evaluate(() => {
+    const { pt } = window.pt2e;
+    const stage = pt.scope(() => {
+      pt.manual_seed(0);
+      const m = pt.get_model('conv_relu');
+      return pt.export(m, [pt.randn([2, ...m.input_shape])]).graph_view();
+    });
+    window.e2eStage = stage;
+    const ops = stage.nodes.filter((n) => n.kind === 'op').map((n) => n.name);
+    const values = Object.fromEntries(ops.map((n, i) => [n, 20 + 25 * i]));
+    window.e2eMetric = window.pt2e.views.mount(document.getElementById('e2e-metric'), { view: 'graph', ...stage, show_params: false, metric: { name: 'SQNR', unit: 'dB', values } });
+    window.e2ePlain = window.pt2e.views.mount(document.getElementById('e2e-plain'), { view: 'graph', ...stage, show_params: false });
+    return ops;
+  });
+  await page.waitForFunction(() => window.e2eMetric.framesDrawn() > 0 && window.e2ePlain.framesDrawn() > 0);
+  await frames(page, 3);
+  const coloured = await page.locator('#e2e-metric').screenshot({ path: path.join(outDir, 'graph-metric.png') });
+  const plain = await page.locator('#e2e-plain').screenshot();
+  const st = await pixelStats(page, coloured);
+  expect(st.colours, 'colours').toBeGreaterThanOrEqual(8);
+  expect(st.topShare).toBeLessThan(0.97);
+  const changed = await diffPixels(page, plain, coloured);
+  expect(changed, 'pixels the metric changes (fills and the legend)').toBeGreaterThan(300);
+  const errs = await page.evaluate((ops) => {
+    const out = [];
+    const base = { view: 'graph', ...window.e2eStage };
+    for (const metric of [{ name: 'SQNR', values: { nope: 1 } }, { name: 'SQNR', values: { [ops[0]]: Infinity } }, { values: { [ops[0]]: 1 } },
+      { name: 'SQNR', values: { [ops[0]]: 'x' } }, { name: 'SQNR', values: 3 }]) {
+      try { window.e2eMetric.update({ ...base, metric }); out.push('no error'); } catch (e) { out.push(`${e.name}: ${e.message}`); }
+    }
+    try {
+      window.e2eMetric.update({ ...base, nodes: base.nodes.map((n, i) => (i === 1 ? { ...n, value: 3 } : n)) });
+      out.push('no error');
+    } catch (e) { out.push(`${e.name}: ${e.message}`); }
+    const kept = window.e2eMetric.spec.metric?.name;
+    window.e2eMetric.destroy();
+    window.e2ePlain.destroy();
+    return { out, kept };
+  }, names);
+  expect(errs.out[0]).toMatch(/^ValueError.*'nope', which is a node of no stage/);
+  expect(errs.out[1]).toMatch(/^ValueError.*not finite/);
+  expect(errs.out[2]).toMatch(/^ValueError.*'metric' needs a name/);
+  expect(errs.out[3]).toMatch(/^TypeError.*metric\.values.*must be a number/);
+  expect(errs.out[4]).toMatch(/^TypeError.*metric\.values must be an object/);
+  expect(errs.out[5]).toMatch(/^ValueError.*a graph view colours nodes by its spec's metric/);
+  expect(errs.kept, 'the view keeps its data after errors').toBe('SQNR');
+  detail(`${names.length} ops coloured, ${changed} pixels changed by the metric`);
+});
+
+test('a line chart grows: update() with more points redraws it, as a training cell does', async () => {
+  await addCanvas('e2e-grow');
+  const spec = (n) => ({ view: 'line', x_label: 'step', y_label: 'loss', marks: [{ x: 20, label: 'lr 0.01' }],
+    series: [{ name: 'cross_entropy', y: Array.from({ length: n }, (_, i) => 2.3 * Math.exp(-i / 15) + 0.1 * Math.sin(i)) }] });
+  await page.evaluate((s) => { window.e2eGrow = window.pt2e.views.mount(document.getElementById('e2e-grow'), s); }, spec(5));
+  await page.waitForFunction(() => window.e2eGrow.framesDrawn() > 0);
+  await frames(page, 3);
+  const loc = page.locator('#e2e-grow');
+  const shots = [await loc.screenshot()];
+  for (const n of [20, 40]) {
+    const before = await page.evaluate(() => window.e2eGrow.framesDrawn());
+    await page.evaluate((s) => window.e2eGrow.update(s), spec(n));
+    await page.waitForFunction((b) => window.e2eGrow.framesDrawn() > b, before);
+    await frames(page, 3);
+    shots.push(await loc.screenshot({ path: path.join(outDir, `line-grow-${n}.png`) }));
+  }
+  const diffs = [await diffPixels(page, shots[0], shots[1]), await diffPixels(page, shots[1], shots[2])];
+  expect(diffs[0], 'pixels changed, 5 -> 20 points').toBeGreaterThan(100);
+  expect(diffs[1], 'pixels changed, 20 -> 40 points').toBeGreaterThan(100);
+  expect(await page.evaluate(() => window.e2eGrow.spec.series[0].y.length)).toBe(40);
+  await page.evaluate(() => window.e2eGrow.destroy());
+  detail(`${diffs.join(' and ')} pixels changed as the chart grew to 20 and 40 points`);
 });
 
 test('dragging a histogram range handle changes the SQNR and clipped % readout; onControls fires; setControls rejects a bad range', async () => {
