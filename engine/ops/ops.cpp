@@ -1,6 +1,7 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
 #include "ops/ops.h"
 #include "core/hot.h"
+#include "kernels/kernels.h"
 #include "ops/im2col.h"
 
 #include <algorithm>
