@@ -1,6 +1,7 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
 #include "ops/ops.h"
 #include "core/hot.h"
+#include "kernels/kernels.h"
 #include "ops/im2col.h"
 
 #include <algorithm>
@@ -233,33 +234,6 @@ PT_HOT_LOOP void col2im(const float* cols, const ConvGeometry& g, float* x) {
   }
 }
 
-namespace {
-// Og output planes of P positions: bias, then the K products in order, accumulated in double.
-PT_HOT_LOOP void conv_dot(const float* w, const float* b, const float* cols, int64_t Og, int64_t K, int64_t P,
-                          float* out) {
-  for (int64_t o = 0; o < Og; ++o) {
-    const double b0 = b ? static_cast<double>(b[o]) : 0.0;
-    const float* wo = w + o * K;
-    float* oplane = out + o * P;
-    int64_t p0 = 0;
-    for (; p0 + 8 <= P; p0 += 8) {  // 8 accumulators stay in registers across k
-      double a[8] = {b0, b0, b0, b0, b0, b0, b0, b0};
-      for (int64_t k = 0; k < K; ++k) {
-        const double wv = wo[k];
-        const float* col = cols + k * P + p0;
-        for (int j = 0; j < 8; ++j) a[j] += wv * col[j];
-      }
-      for (int j = 0; j < 8; ++j) oplane[p0 + j] = static_cast<float>(a[j]);
-    }
-    for (int64_t p = p0; p < P; ++p) {
-      double a = b0;
-      for (int64_t k = 0; k < K; ++k) a += static_cast<double>(wo[k]) * cols[k * P + p];
-      oplane[p] = static_cast<float>(a);
-    }
-  }
-}
-}  // namespace
-
 ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntList& stride, const IntList& padding,
                              const IntList& dilation, int64_t groups) {
   const char* op = "conv2d";
@@ -297,16 +271,18 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
   float* out = y.data<float>();
-  // Per image and group: columns cols[k][p] with k = (c, kh, kw) and p = (oh, ow), zeros where the
-  // window hits padding. Each output accumulates bias, then k in order, in double and rounds once
-  // (conv_dot): the forward keeps the double contract of this file, since float32 chains moved
-  // results the graph's tests compare between two forms of a model (fold_bn) past their tolerance.
+  // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
+  // columns, each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
   std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
+      float* plane = out + (n * g.O + grp * Og) * P;
+      if (b)
+        for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b[grp * Og + o]);
       const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
-      conv_dot(w + grp * Og * K, b ? b + grp * Og : nullptr, cols, Og, K, P, out + (n * g.O + grp * Og) * P);
+      kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P),
+                         b != nullptr});
     }
   return y;
 }
@@ -328,17 +304,19 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   Tensor y = Tensor::empty(out_shape);
   int64_t rows = 1;
   for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
-  // bias, then the input features in order, in double, rounded once (as conv2d's forward).
-  const float* x = input.data<float>();
+  // y = bias + input · weightᵀ through f32_gemm (weight transposed once), each output one float32
+  // chain over the input features in order.
   const float* w = weight.data<float>();
-  const float* b = bias ? bias->data<float>() : nullptr;
+  std::vector<float> wt(static_cast<size_t>(in * outf));
+  for (int64_t o = 0; o < outf; ++o)
+    for (int64_t i = 0; i < in; ++i) wt[i * outf + o] = w[o * in + i];
   float* out = y.data<float>();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t o = 0; o < outf; ++o) {
-      double acc = b ? b[o] : 0.0;
-      for (int64_t i = 0; i < in; ++i) acc += static_cast<double>(x[r * in + i]) * w[o * in + i];
-      out[r * outf + o] = static_cast<float>(acc);
-    }
+  if (bias) {
+    const float* b = bias->data<float>();
+    for (int64_t r = 0; r < rows; ++r) std::copy(b, b + outf, out + r * outf);
+  }
+  kernels::f32_gemm({size_t(rows), size_t(outf), size_t(in), input.data<float>(), size_t(in), 1, wt.data(), size_t(outf),
+                     out, size_t(outf), bias.has_value()});
   return y;
 }
 

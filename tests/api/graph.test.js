@@ -3,6 +3,7 @@
 // (the residual block: 2 batch_norm, 2 conv2d, 2 relu, 1 add).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../web/api/index.js';
 
 const pt = await loadEngine();
@@ -45,7 +46,11 @@ test('fold_bn removes every batch_norm and keeps the output', () => {
   const b = folded.forward(x).data();
   let worst = 0;
   for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.max(1e-3, Math.abs(a[i])));
-  assert.ok(worst < 1e-4, `relative change ${worst}`);
+  // Folding changes the output by float32 rounding only: no more than torch's own CPU paths change it on the same
+  // model and input (tests/golden/gen_fold_change.py: oneDNN and im2col + sgemm; the larger, 10 % headroom for the
+  // order of the sums).
+  const torch = JSON.parse(readFileSync(new URL('../golden/models/fold_change.json', import.meta.url), 'utf8')).residual_default_bn;
+  assert.ok(worst <= 1.1 * Math.max(torch.mkldnn, torch.native), `relative change ${worst}, torch's ${torch.mkldnn} / ${torch.native}`);
 });
 
 test('graph_view gives layered nodes and edges for the frontend', () => {
