@@ -14,7 +14,13 @@ namespace {
 QuantizationSpec power_of_two_spec(int64_t quant_min) {
   ObserverArgs kwargs;
   kwargs.eps = 0x1p-12f;
-  return {DType::Int8, {"PowerOfTwoMinMaxObserver", kwargs}, quant_min, 127, QScheme::per_tensor_symmetric};
+  QuantizationSpec s;
+  s.dtype = DType::Int8;
+  s.observer_or_fake_quant_ctr = {"PowerOfTwoMinMaxObserver", kwargs};
+  s.quant_min = quant_min;
+  s.quant_max = 127;
+  s.qscheme = QScheme::per_tensor_symmetric;
+  return s;
 }
 
 OptionalQSpec shared(Node* producer, Node* consumer) {
@@ -130,7 +136,14 @@ QuantizationConfig get_vpu_quantization_config() {
 }
 
 FixedQParamsQuantizationSpec vpu_output_qspec() {
-  return {DType::Int16, kQ3_12Scale, 0, -32768, 32767, QScheme::per_tensor_symmetric};
+  FixedQParamsQuantizationSpec s;
+  s.dtype = DType::Int16;
+  s.scale = kQ3_12Scale;
+  s.zero_point = 0;
+  s.quant_min = -32768;
+  s.quant_max = 32767;
+  s.qscheme = QScheme::per_tensor_symmetric;
+  return s;
 }
 
 VPUQuantizer& VPUQuantizer::set_global(const QuantizationConfig& config) {

@@ -6,6 +6,7 @@
 // bit-exact elements per model (docs/status.md's integer section).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
+#include "kernels/kernels.h"
 #include "lower/vpu.h"
 #include "ops/ops.h"
 #include "pt2e/convert.h"
@@ -299,4 +301,23 @@ TEST_CASE("an observer made of callbacks plugs into a spec; bad results are type
     CHECK(prepared.graph.nodes().size() == before);  // the prepared graph is left as it was
   }
   g_state.reset();
+}
+
+TEST_CASE("shift_even is quantize's rounding: acc / 2^s half to even, a left shift for s < 0, int16 codes", "[vpu]") {
+  kernels::Requantization r;
+  r.kind = kernels::RequantKind::shift_even;
+  r.qmin = -32768, r.qmax = 32767, r.out_bytes = 2;
+  uint64_t seed = 0x5eed;
+  const auto next = [&] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull; };
+  for (int i = 0; i < 20000; ++i) {
+    r.shift = static_cast<int32_t>(next() >> 59) - 8;  // −8 … 23
+    int32_t acc = static_cast<int32_t>(next() >> 40) - (1 << 23);
+    if (i % 3 == 0 && r.shift > 0) acc = (acc & ~((1 << r.shift) - 1)) | (1 << (r.shift - 1));  // a tie
+    const double want = std::clamp(std::nearbyint(std::ldexp(static_cast<double>(acc), -r.shift)), -32768.0, 32767.0);
+    INFO("acc " << acc << " shift " << r.shift);
+    REQUIRE(r.apply(acc) == static_cast<int32_t>(want));
+    int16_t out[2] = {0, 0};
+    kernels::i32_requantize(&acc, 1, 0, r, reinterpret_cast<uint8_t*>(out), 1);
+    REQUIRE(out[0] == static_cast<int16_t>(want));
+  }
 }
