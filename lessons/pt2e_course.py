@@ -17,7 +17,11 @@ What is here, each the PyTorch side of a name the page's cells use:
   unannotated_ops, table (prints rows), draw / draw_stages (print the graph; the page draws it);
 - batch norm (M04 pages): set_bn_statistics(gm) (statistics of its own for every BN), state_dict, max_abs_diff;
 - M07-M09: node_values, integer_codes, quantize_multiplier, fixed_point_requantize (the integer picture by hand),
-  delegation_table / draw_partition (ExecuTorch's delegation report), time_forward (milliseconds per call).
+  delegation_table / draw_partition (ExecuTorch's delegation report), time_forward (milliseconds per call);
+- M05 / M06: train_batches, accuracy, fold_bn, layer_names, quantize_one_layer_alone, keep_one_layer_float,
+  rank_by_sensitivity, sqnr_vs_layers_kept_float (the debugger page); synthetic_images (ten classes), evaluate_accuracy,
+  train_steps (the QAT page);
+- the fictional VPU of M10 / M10-1: PowerOfTwoMinMaxObserver, VPUQuantizer (annotate + validate), vpu_refusal.
 """
 import math
 import time
@@ -348,6 +352,8 @@ def state_dict(gm):
 
 def max_abs_diff(a, b):
     return (a - b).abs().max().item()
+
+
 # ---- M07-M09: the integer picture, lowering, two backends -------------------------------------------------
 
 def node_values(gm, *inputs):
@@ -413,6 +419,8 @@ def time_forward(fn, x, repeats=5):
             fn(x)
             times.append((time.perf_counter() - t0) * 1000)
     return sorted(times)[len(times) // 2]
+
+
 # ---- M05: which layers stay fp32 ------------------------------------------------------------------------
 # Training a few steps, and the layer experiments the page runs on top of torchao's numeric debugger: the model's
 # output SQNR (compute_sqnr(quantized, float), as compare_results computes it) with some layers left in fp32.
@@ -584,3 +592,105 @@ def train_steps(gm, loader, opt, steps):
             if len(losses) == steps:
                 break
     return losses
+
+
+# ---- the fictional VPU (lessons M10, M10-1) --------------------------------------------------------------
+# The page's pt.VPUQuantizer in torchao's terms: power-of-two symmetric int8 scales, an int32 derived bias,
+# shared add / cat scales, a Q3.12 (int16, 2**-12) model output, relu only fused, validate() naming the node.
+
+from torchao.quantization.pt2e.observer import MinMaxObserver  # noqa: E402
+from torchao.quantization.pt2e.quantizer import (  # noqa: E402
+    DerivedQuantizationSpec, FixedQParamsQuantizationSpec, QuantizationAnnotation, QuantizationSpec, Quantizer,
+    SharedQuantizationSpec)
+
+
+class PowerOfTwoMinMaxObserver(MinMaxObserver):
+    """MinMax statistics; the scale rounded UP to 2**k, so no observed value clips."""
+
+    def calculate_qparams(self):
+        amax = max(-self.min_val.item(), self.max_val.item(), 0.0)
+        scale = 2.0 ** math.ceil(math.log2(max(amax / self.quant_max, self.eps.item())))
+        return torch.tensor([scale]), torch.tensor([0], dtype=torch.int32)
+
+
+def _power_of_two_spec(quant_min):
+    return QuantizationSpec(dtype=torch.int8, quant_min=quant_min, quant_max=127, qscheme=torch.per_tensor_symmetric,
+                            observer_or_fake_quant_ctr=PowerOfTwoMinMaxObserver.with_args(eps=2**-12))
+
+
+VPU_ACT, VPU_WEIGHT = _power_of_two_spec(-128), _power_of_two_spec(-127)
+VPU_Q3_12 = FixedQParamsQuantizationSpec(dtype=torch.int16, scale=2**-12, zero_point=0, quant_min=-32768,
+                                         quant_max=32767, qscheme=torch.per_tensor_symmetric)
+_VPU_RUNS = {torch.ops.aten.conv2d.default, torch.ops.aten.linear.default, torch.ops.aten.relu.default,
+             torch.ops.aten.add.Tensor, torch.ops.aten.cat.default, torch.ops.aten.max_pool2d.default,
+             torch.ops.aten.adaptive_avg_pool2d.default, torch.ops.aten.mean.dim, torch.ops.aten.flatten.using_ints}
+_VPU_FUSES_RELU = {torch.ops.aten.conv2d.default, torch.ops.aten.linear.default, torch.ops.aten.add.Tensor}
+_VPU_SHARES = {torch.ops.aten.max_pool2d.default, torch.ops.aten.flatten.using_ints,
+               torch.ops.aten.adaptive_avg_pool2d.default, torch.ops.aten.mean.dim}
+
+
+def _vpu_bias_spec(x, w, op):
+    def derive(observers):
+        (sa, _), (sw, _) = observers[0].calculate_qparams(), observers[1].calculate_qparams()
+        return sa * sw, torch.zeros_like(sa, dtype=torch.int32)
+    return DerivedQuantizationSpec(derived_from=[(x, op), (w, op)], derive_qparams_fn=derive, dtype=torch.int32,
+                                   quant_min=-2**31, quant_max=2**31 - 1, qscheme=torch.per_tensor_symmetric)
+
+
+def _fused_relu(n):
+    users = list(n.users)
+    return users[0] if len(users) == 1 and users[0].target == torch.ops.aten.relu.default else None
+
+
+def vpu_refusal(n):
+    """Why the VPU cannot run node n ("" when it can)."""
+    if n.op != "call_function" or not isinstance(n.target, torch._ops.OpOverload) or "quantized_decomposed" in str(n.target):
+        return ""
+    if n.target not in _VPU_RUNS:
+        return f"the VPU has no unit for {n.target}"
+    if n.target == torch.ops.aten.relu.default:
+        p = n.args[0]
+        if p.target not in _VPU_FUSES_RELU or len(p.users) != 1:
+            return "relu runs only fused into the conv2d / linear / add before it"
+    if n.target == torch.ops.aten.add.Tensor and n.args[0].meta["val"].shape != n.args[1].meta["val"].shape:
+        return "it broadcasts; the VPU adds codes element by element"
+    return ""
+
+
+class VPUQuantizer(Quantizer):
+    def annotate(self, model):
+        for n in model.graph.nodes:
+            if n.op != "call_function" or ANNOTATION_KEY in n.meta:
+                continue
+            relu = _fused_relu(n) if n.target in _VPU_FUSES_RELU else None
+            last = relu or n
+            out_is_model_output = any(u.op == "output" for u in last.users)
+            if n.target in (torch.ops.aten.conv2d.default, torch.ops.aten.linear.default):
+                x, w = n.args[0], n.args[1]
+                inputs = {x: VPU_ACT, w: VPU_WEIGHT}
+                if len(n.args) > 2 and n.args[2] is not None:
+                    inputs[n.args[2]] = _vpu_bias_spec(x, w, n)
+                out = VPU_ACT
+            elif n.target == torch.ops.aten.add.Tensor:
+                a, b = n.args[0], n.args[1]
+                inputs, out = {a: VPU_ACT, b: SharedQuantizationSpec((a, n))}, SharedQuantizationSpec((a, n))
+            elif n.target == torch.ops.aten.cat.default:
+                first = n.args[0][0]
+                inputs = {first: VPU_ACT, **{x: SharedQuantizationSpec((first, n)) for x in n.args[0][1:]}}
+                out = SharedQuantizationSpec((first, n))
+            elif n.target in _VPU_SHARES:
+                inputs, out = {n.args[0]: VPU_ACT}, SharedQuantizationSpec((n.args[0], n))
+            else:
+                continue
+            out = VPU_Q3_12 if out_is_model_output else out
+            n.meta[ANNOTATION_KEY] = QuantizationAnnotation(input_qspec_map=inputs, output_qspec=None if relu else out,
+                                                            _annotated=True)
+            if relu:
+                relu.meta[ANNOTATION_KEY] = QuantizationAnnotation(output_qspec=out, _annotated=True)
+        return model
+
+    def validate(self, model):
+        for n in model.graph.nodes:
+            why = vpu_refusal(n)
+            if why:
+                raise NotImplementedError(f"VPUQuantizer.validate: node {n.name} ({n.target}) cannot run on the VPU: {why}")

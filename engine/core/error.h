@@ -41,6 +41,18 @@ struct NotImplementedError : Error {
 };
 struct IndexError : Error { explicit IndexError(const std::string& m) : Error(ErrorKind::IndexError, m) {} };
 
+// Throws an error of e's kind with another message (a prefix naming where it happened, say).
+[[noreturn]] inline void rethrow_with_message(const Error& e, const std::string& msg) {
+  switch (e.kind()) {
+    case ErrorKind::ValueError: throw ValueError(msg);
+    case ErrorKind::TypeError: throw TypeError(msg);
+    case ErrorKind::NotImplementedError: throw NotImplementedError(msg);
+    case ErrorKind::IndexError: throw IndexError(msg);
+    case ErrorKind::RuntimeError: break;
+  }
+  throw RuntimeError(msg);
+}
+
 // Python's error for a keyword a callable has no parameter for; `callable` as Python names it
 // ("MinMaxObserver.__init__", "get_symmetric_quantization_config").
 inline TypeError unexpected_keyword_argument(const std::string& callable, const std::string& key) {

@@ -394,15 +394,7 @@ GraphModule GraphModule::clone() const {
 std::vector<Tensor> GraphModule::forward(const std::vector<Tensor>& inputs) { return run_graph(*this, inputs); }
 
 void rethrow_for_node(const Error& e, const Node& node) {
-  const std::string msg = "node " + node.name + " (" + node.target + "): " + e.what();
-  switch (e.kind()) {
-    case ErrorKind::ValueError: throw ValueError(msg);
-    case ErrorKind::TypeError: throw TypeError(msg);
-    case ErrorKind::NotImplementedError: throw NotImplementedError(msg);
-    case ErrorKind::IndexError: throw IndexError(msg);
-    case ErrorKind::RuntimeError: break;
-  }
-  throw RuntimeError(msg);
+  rethrow_with_message(e, "node " + node.name + " (" + node.target + "): " + e.what());
 }
 
 }  // namespace pt

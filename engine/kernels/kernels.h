@@ -148,16 +148,23 @@ extern const Kernel<PackPairsFn> i16_pack_pairs;
 //                SaturatingRoundingDoublingHighMul(acc·2^max(shift,0), multiplier), then
 //                RoundingDivideByPOT by max(−shift, 0) (half away from zero), + zp, clamped;
 //   shift        a pure arithmetic shift by `shift` ≥ 0 bits after adding 2^(shift−1) (half up: the
-//                rounding of XNNPACK's qs8-vadd, src/qs8-vadd/scalar.c.in), + zp, clamped.
-// Additions wrap modulo 2^32 (as SIMD lanes do); lowering keeps accumulators far from the ends.
-enum class RequantKind : int32_t { fp32 = 0, fixed_point = 1, shift = 2 };
+//                rounding of XNNPACK's qs8-vadd, src/qs8-vadd/scalar.c.in), + zp, clamped;
+//   shift_even   a power-of-two multiplier 2^-shift as the VPU applies it (engine/lower/vpu.h): shift > 0
+//                an arithmetic shift right rounding half to even (what quantize's round, nearbyint, does
+//                to acc·2^-shift, so a power-of-two graph's integer run equals its fake-quant run bit for
+//                bit), shift ≤ 0 a left shift by −shift (exact), + zp, clamped.
+// Additions (and shift_even's left shift) wrap modulo 2^32 (as SIMD lanes do); lowering keeps
+// accumulators far from the ends.
+enum class RequantKind : int32_t { fp32 = 0, fixed_point = 1, shift = 2, shift_even = 3 };
 struct Requantization {
   RequantKind kind = RequantKind::fp32;
   float scale = 1.0f;      // fp32: the real multiplier s_in·s_w / s_out (finite, > 0)
   int32_t multiplier = 0;  // fixed_point: Q0.31, in [2^30, 2^31)
-  int32_t shift = 0;       // fixed_point: exponent in [−31, 30]; shift: right shift in [0, 31]
+  int32_t shift = 0;       // fixed_point: exponent in [−31, 30]; shift: right shift in [0, 31];
+                           // shift_even: right shift in [0, 31], or a left shift by −shift in [1, 31]
   int32_t zero_point = 0;
   int32_t qmin = -128, qmax = 127;  // the output code's range (a fused relu raises qmin to zero_point)
+  int32_t out_bytes = 1;   // the code's width: 1 (int8 / uint8), 2 (int16, the VPU's Q3.12 output)
 
   // The scalar step every variant reproduces.
   int32_t apply(int32_t acc) const {
@@ -172,12 +179,20 @@ struct Requantization {
     if (kind == RequantKind::fixed_point) {
       const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
       v = rounding_divide_by_pot(srdhm(static_cast<int32_t>(static_cast<uint32_t>(acc) << left), multiplier), right);
+    } else if (kind == RequantKind::shift_even) {
+      v = shift > 0 ? shift_half_even(acc, shift) : static_cast<int32_t>(static_cast<uint32_t>(acc) << -shift);
     } else {
       const uint32_t round = shift > 0 ? uint32_t{1} << (shift - 1) : 0;
       v = static_cast<int32_t>(static_cast<uint32_t>(acc) + round) >> shift;
     }
     v = static_cast<int32_t>(static_cast<uint32_t>(v) + static_cast<uint32_t>(zero_point));
     return std::min(std::max(v, qmin), qmax);
+  }
+  // x / 2^s rounded half to even, s in [1, 31]: the floor, plus one above the half or at the half of an odd floor.
+  static int32_t shift_half_even(int32_t x, int32_t s) {
+    const int32_t q = x >> s;
+    const uint32_t rem = static_cast<uint32_t>(x) & ((uint32_t{1} << s) - 1), half = uint32_t{1} << (s - 1);
+    return q + ((rem > half || (rem == half && (q & 1))) ? 1 : 0);
   }
   // gemmlowp SaturatingRoundingDoublingHighMul: round(a·b / 2^31), the one overflow saturated.
   static int32_t srdhm(int32_t a, int32_t b) {
@@ -195,8 +210,9 @@ struct Requantization {
   }
 };
 
-// i32_requantize: out[i · out_stride] = r.apply(acc[i] + bias) for i < n, the code's low byte (an int8
-// or uint8 value, as the output tensor's dtype reads it); bias adds modulo 2^32.
+// i32_requantize: out[i · out_stride] = r.apply(acc[i] + bias) for i < n, the code's low r.out_bytes
+// bytes (an int8 or uint8 value, or an int16 one in the machine's byte order, as the output tensor's
+// dtype reads it), out_stride counted in codes; bias adds modulo 2^32.
 using RequantizeFn = void(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
                           size_t out_stride);
 extern const Kernel<RequantizeFn> i32_requantize;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -13,6 +15,18 @@
 namespace pt {
 
 namespace kn = pt::kernels;
+
+namespace {
+// A float as the shortest decimal that reads back as it (a power of two such as 2^-12 shows as 0.000244140625).
+std::string float_str(float f) {
+  char buf[48];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
+    if (std::strtof(buf, nullptr) == f) break;
+  }
+  return buf;
+}
+}  // namespace
 
 // ---- parameters --------------------------------------------------------------------------------------
 
@@ -79,14 +93,23 @@ kn::Requantization requantization(kn::RequantKind kind, float multiplier, int32_
                        " is outside the fixed-point range 2^-32 … 2^30");
     r.multiplier = static_cast<int32_t>(q_fixed);
     r.shift = e;
-  } else if (kind == kn::RequantKind::shift) {
+  } else if (kind == kn::RequantKind::shift || kind == kn::RequantKind::shift_even) {
+    const int lowest = kind == kn::RequantKind::shift ? 0 : -31;  // shift_even shifts left too
     int e = 0;
     const double q = std::frexp(static_cast<double>(multiplier), &e);
-    if (q != 0.5 || e > 1 || e < -30)
-      throw ValueError("requantization: a shift needs a multiplier 2^-s with s in [0, 31], got " + std::to_string(multiplier));
+    if (q != 0.5 || 1 - e < lowest || 1 - e > 31)
+      throw ValueError("requantization: a shift needs a multiplier 2^-s with s in [" + std::to_string(lowest) +
+                       ", 31], got " + float_str(multiplier) + (q != 0.5 ? " (not a power of two)" : ""));
     r.shift = 1 - e;
   }
   return r;
+}
+
+void set_shift_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale) {
+  if (a_scale != b_scale)
+    throw ValueError("add: inputs of scales " + float_str(a_scale) + " and " + float_str(b_scale) +
+                     " cannot be added as codes; a shift add needs one input scale (a SharedQuantizationSpec)");
+  p.add_shift = requantization(kn::RequantKind::shift_even, a_scale / out_scale, 0, -128, 127).shift;
 }
 
 void set_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale) {
@@ -128,9 +151,11 @@ std::vector<kn::Requantization> channel_requantizations(const Tensor& scale, con
   if (scale.dtype() != DType::Float32 || scale.numel() != O)
     throw RuntimeError("int8 op: expected " + std::to_string(O) + " float32 multipliers, got " + shape_str(scale.shape()));
   std::vector<kn::Requantization> r;
-  for (int64_t o = 0; o < O; ++o)
+  for (int64_t o = 0; o < O; ++o) {
     r.push_back(requantization(static_cast<kn::RequantKind>(p.requant), scale.data<float>()[o], p.out_zero_point,
                                p.out_qmin, p.out_qmax));
+    r.back().out_bytes = p.out_bits / 8;
+  }
   return r;
 }
 
@@ -223,6 +248,7 @@ Value conv2d(const OpArgs& a) {
   const auto cols = scratch<int16_t>(g.N8() * g.K2), padded = scratch<int16_t>(s.Cg * s.Hp() * s.Wp());
   const auto acc = scratch<int32_t>(Og * g.N8());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
+  const int64_t eb = p.out_bits / 8;  // bytes a code
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
       const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
@@ -236,7 +262,7 @@ Value conv2d(const OpArgs& a) {
         const int64_t oc = gr * Og + o;
         for (int64_t r = 0; r < rows; ++r)
           kn::i32_requantize(acc.get() + o * g.N8() + r * row_stride, static_cast<size_t>(row_len),
-                             bias.data<int32_t>()[oc], rq[oc], dst + (n * O + oc) * P + r * s.OW, 1);
+                             bias.data<int32_t>()[oc], rq[oc], dst + ((n * O + oc) * P + r * s.OW) * eb, 1);
       }
     }
   return Value(out);
@@ -261,8 +287,24 @@ Value linear(const OpArgs& a) {
   run_gemm(g, w.data<int16_t>(), cols.data(), acc.data());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   for (int64_t o = 0; o < O; ++o)
-    kn::i32_requantize(acc.data() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o], dst + o,
-                       static_cast<size_t>(O));
+    kn::i32_requantize(acc.data() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o],
+                       dst + o * (p.out_bits / 8), static_cast<size_t>(O));
+  return Value(out);
+}
+
+// The VPU's add (set_shift_add_params): codes minus zero points summed in int32, then requantized by a shift.
+Value shift_add(const Int8Params& p, const Tensor& x, const Tensor& y) {
+  const int64_t n = x.numel();
+  std::vector<int32_t> sums(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    sums[i] = code_at(x.bytes(), i, p.in_signed != 0) - p.in_zero_point + code_at(y.bytes(), i, p.in_signed != 0) - p.in2_zero_point;
+  kn::Requantization r;
+  r.kind = kn::RequantKind::shift_even;
+  r.shift = p.add_shift;
+  r.zero_point = p.out_zero_point, r.qmin = p.out_qmin, r.qmax = p.out_qmax;
+  r.out_bytes = p.out_bits / 8;
+  Tensor out = Tensor::empty(x.shape(), p.out_dtype());
+  kn::i32_requantize(sums.data(), sums.size(), 0, r, reinterpret_cast<uint8_t*>(out.bytes()), 1);
   return Value(out);
 }
 
@@ -272,6 +314,7 @@ Value add(const OpArgs& a) {
   const Tensor &x = codes(ins.at(0), p.in_dtype(), "int8.add"), &y = codes(ins.at(1), p.in_dtype(), "int8.add");
   if (x.shape() != y.shape())
     throw RuntimeError("int8.add: inputs " + shape_str(x.shape()) + " and " + shape_str(y.shape()) + " differ (no broadcasting)");
+  if (static_cast<kn::RequantKind>(p.requant) == kn::RequantKind::shift_even) return shift_add(p, x, y);
   kn::AddParams ap;
   ap.bias = p.add_bias;
   ap.a_multiplier = p.add_a_multiplier;
@@ -335,8 +378,9 @@ Value mean(const OpArgs& a) {
   const int64_t N = x.size(0), C = x.size(1), hw = x.size(2) * x.size(3);
   if (hw < 1) throw RuntimeError("int8.mean: empty spatial size in " + shape_str(x.shape()));
   const float s_in = scales.data<float>()[0], s_out = scales.data<float>()[1];
-  const kn::Requantization r = requantization(static_cast<kn::RequantKind>(p.requant),
+  kn::Requantization r = requantization(static_cast<kn::RequantKind>(p.requant),
                                               s_in / (s_out * static_cast<float>(hw)), p.out_zero_point, p.out_qmin, p.out_qmax);
+  r.out_bytes = p.out_bits / 8;
   std::vector<int32_t> sums(static_cast<size_t>(N * C));
   for (int64_t pl = 0; pl < N * C; ++pl)
     sums[pl] = kn::q8_sum(reinterpret_cast<const uint8_t*>(x.bytes()) + pl * hw, static_cast<size_t>(hw), p.in_signed != 0);

@@ -42,7 +42,8 @@ namespace pt {
   X(stride_h, 1) X(stride_w, 1) X(pad_h, 0) X(pad_w, 0) X(groups, 1) X(kernel_h, 1) X(kernel_w, 1)      \
   X(add_bias, 0) X(add_a_multiplier, 0) X(add_b_multiplier, 0) X(add_shift, 0) /* q8_add's */           \
   X(dim, 0) X(end_dim, -1) /* cat's dim; flatten's start_dim / end_dim */                              \
-  X(keepdim, 1)           /* mean: [N, C, 1, 1] (1) or [N, C] (0) */
+  X(keepdim, 1)           /* mean: [N, C, 1, 1] (1) or [N, C] (0) */                                    \
+  X(out_bits, 8)          /* output codes of 8 bits (out_signed says which) or int16 (the VPU's Q3.12) */
 
 struct Int8Params {
 #define PT_FIELD(name, dflt) int32_t name = dflt;
@@ -51,7 +52,7 @@ struct Int8Params {
   Tensor to_tensor() const;                  // int32 [kInt8ParamCount]
   static Int8Params from(const Tensor& t);   // ValueError for a tensor of another shape or dtype
   DType in_dtype() const { return in_signed ? DType::Int8 : DType::UInt8; }
-  DType out_dtype() const { return out_signed ? DType::Int8 : DType::UInt8; }
+  DType out_dtype() const { return out_bits == 16 ? DType::Int16 : out_signed ? DType::Int8 : DType::UInt8; }
 };
 inline constexpr size_t kInt8ParamCount = 0
 #define PT_COUNT(name, dflt) +1
@@ -75,9 +76,14 @@ Tensor pack_weight(const Tensor& w);
 
 // The kernel's parameters for one multiplier under `kind` (kernels.h Requantization): fp32 keeps it;
 // fixed_point is TFLite's QuantizeMultiplier (frexp, round(q·2^31), the 2^31 carry); shift needs a power
-// of two 2^-s, s in [0, 31]. ValueError naming the multiplier when it cannot be expressed.
+// of two 2^-s, s in [0, 31], shift_even one with s in [−31, 31]. ValueError naming the multiplier when it
+// cannot be expressed.
 kernels::Requantization requantization(kernels::RequantKind kind, float multiplier, int32_t zero_point, int32_t qmin,
                                        int32_t qmax);
+
+// A shift_even add (the VPU's, engine/lower/vpu.h): inputs of one scale s_in add as codes, then 2^-add_shift
+// = s_in / s_out requantizes the sum. ValueError when the input scales differ or the ratio is no power of two.
+void set_shift_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale);
 
 // XNNPACK's qs8 / qu8 add parameters (microparams-init.c xnn_init_qs8_add_minmax_scalar_params, restated):
 // multipliers of 21 bits for the scale ratios s_a / s_o and s_b / s_o, the shift that makes them so, the

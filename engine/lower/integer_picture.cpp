@@ -16,7 +16,13 @@ int32_t code(const Tensor& t, int64_t i) {
 }
 
 const char* requant_name(kernels::RequantKind k) {
-  return k == kernels::RequantKind::fp32 ? "fp32" : k == kernels::RequantKind::fixed_point ? "fixed_point" : "shift";
+  switch (k) {
+    case kernels::RequantKind::fp32: return "fp32";
+    case kernels::RequantKind::fixed_point: return "fixed_point";
+    case kernels::RequantKind::shift: return "shift";
+    case kernels::RequantKind::shift_even: return "shift_even";
+  }
+  return "shift";
 }
 
 }  // namespace

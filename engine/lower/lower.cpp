@@ -84,6 +84,7 @@ class Lowerer {
   std::map<std::string, std::string> lowered_as, reasons;
 
  private:
+  bool shift_even() const { return o_.requantization == kernels::RequantKind::shift_even; }
   DType activation_dtype() const { return o_.backend == LowerBackend::x86 ? DType::UInt8 : DType::Int8; }
 
   void check_converted() const {
@@ -118,11 +119,14 @@ class Lowerer {
     return "";
   }
 
-  void check_dtypes(const Match& m) const {
+  // Inputs and output hold the backend's activation codes; under shift_even requantization an op that
+  // requantizes (int16_output) may also write int16 codes (the VPU's Q3.12 output, engine/lower/vpu.h).
+  void check_dtypes(const Match& m, bool int16_output = false) const {
     const DType want = activation_dtype();
     for (size_t i = 0; i <= m.in.size(); ++i) {
       const Affine& a = i < m.in.size() ? m.in[i] : m.out;
       const Node* at = i < m.in.size() ? m.input_dqs[i] : m.q;
+      if (i == m.in.size() && int16_output && a.dtype == DType::Int16 && shift_even()) continue;
       if (a.dtype != want)
         throw ValueError(std::string("lower(") + backend_name(o_.backend) + "): " + at->name + " holds " +
                          dtype_name(a.dtype) + " codes; the " + backend_name(o_.backend) + " backend runs " +
@@ -146,7 +150,8 @@ class Lowerer {
     p.out_zero_point = m.out.zero_point;
     p.out_qmin = m.relu ? std::max(m.out.qmin, m.out.zero_point) : m.out.qmin;
     p.out_qmax = m.out.qmax;
-    p.out_signed = m.out.dtype == DType::Int8;
+    p.out_signed = m.out.dtype != DType::UInt8;
+    p.out_bits = m.out.dtype == DType::Int16 ? 16 : 8;
     p.requant = static_cast<int32_t>(o_.requantization);
     return p;
   }
@@ -216,7 +221,7 @@ class Lowerer {
     Node* w_dq = arg_node(m.op, 1);
     if (!w_dq || node_kind(*w_dq) != NodeKind::dequantize) return "its weight is not dequantized";
     if (std::string why = find_output(m, true); !why.empty()) return why;
-    check_dtypes(m);
+    check_dtypes(m, true);
     const auto wa = qdq_args(*w_dq);
     if (!wa || wa->dtype != DType::Int8)
       throw ValueError("weight " + w_dq->name + " must hold int8 codes (XNNPACK's qc8w / onednn's s8 weights)");
@@ -279,10 +284,11 @@ class Lowerer {
     const auto& vb = m.input_dqs[1]->meta.val;
     if (va && vb && va->shape != vb->shape) return "it broadcasts " + shape_str(va->shape) + " with " + shape_str(vb->shape);
     if (std::string why = find_output(m, true); !why.empty()) return why;
-    check_dtypes(m);
+    check_dtypes(m, true);
     Int8Params p = base_params(m);
     p.in2_zero_point = m.in[1].zero_point;
-    set_add_params(p, m.in[0].scale, m.in[1].scale, m.out.scale);
+    if (shift_even()) set_shift_add_params(p, m.in[0].scale, m.in[1].scale, m.out.scale);
+    else set_add_params(p, m.in[0].scale, m.in[1].scale, m.out.scale);
     replace(m, target::int8_add, p);
     return "";
   }
@@ -326,6 +332,10 @@ class Lowerer {
       if (dims != std::vector<int64_t>{2, 3}) throw NotImplementedError("the int8 mean kernel averages over dims (2, 3) only");
       p.keepdim = static_cast<int32_t>(int_arg(m.op, 2, 0));
     }
+    if (const auto& v = m.input_dqs[0]->meta.val; v && v->shape.size() == 4)  // the multiplier's check, at lowering
+      requantization(static_cast<kernels::RequantKind>(p.requant),
+                     m.in[0].scale / (m.out.scale * static_cast<float>(v->shape[2] * v->shape[3])), p.out_zero_point,
+                     p.out_qmin, p.out_qmax);
     const Tensor scale = Tensor::from<float>({m.in[0].scale, m.out.scale}, {2});
     replace(m, target::int8_mean, p, nullptr, nullptr, &scale);
     return "";

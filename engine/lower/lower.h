@@ -20,7 +20,9 @@
 // XNNPACKQuantizer); x86 wants uint8 activations (u8·s8, X86InductorQuantizer, reduce_range or not).
 // Weights are int8 with zero point 0 (XNNPACK's qc8w), packed once here (int8_ops.h pack_weight); biases
 // are quantized with s_in·s_w[c] (torchao reference_representation_rewrite.py); requantization is `options.requantization` for
-// every op (kernels.h RequantKind), except add, which is XNNPACK's integer add in both backends.
+// every op (kernels.h RequantKind), except add, which is XNNPACK's integer add in both backends. Under shift_even (the
+// fictional VPU's, lower/vpu.h) add sums two codes of one scale and shifts, and an op that requantizes may write int16
+// codes (an int16 output quantize: the VPU's Q3.12 output).
 //
 // Errors (typed, naming the node; the input graph is never changed): a graph that is not converted
 // (observers left, or no quantize / dequantize at all) — ValueError; a pattern whose activations are not

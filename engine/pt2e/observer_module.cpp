@@ -5,6 +5,7 @@
 
 #include "graph/report.h"
 #include "quant/fake_quantize.h"
+#include "quant/js_observer.h"
 
 namespace pt {
 
@@ -58,7 +59,8 @@ std::string ObserverModule::describe() const {
 std::shared_ptr<SubModule> ObserverModule::clone() const {
   if (const auto* d = dynamic_cast<const DerivedObserverOrFakeQuantize*>(observer_.get()))
     return std::make_shared<ObserverModule>(d->with_obs_or_fqs(d->obs_or_fqs()), ctr_);  // relink() follows
-  if (!ctr_) return std::make_shared<ObserverModule>(observer_, ctr_);
+  // Not rebuilt by name: an instance without a constructor, or a JS observer (its state lives in JS).
+  if (!ctr_ || dynamic_cast<const JsObserver*>(observer_.get())) return std::make_shared<ObserverModule>(observer_, ctr_);
   std::shared_ptr<ObserverBase> fresh = make_observer(ctr_->name, ctr_->kwargs);
   copy_state(*observer_, *fresh);
   return std::make_shared<ObserverModule>(std::move(fresh), ctr_);

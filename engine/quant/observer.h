@@ -27,6 +27,7 @@
 // tensors are ignored; NaN propagates into min_val/max_val as torch.aminmax does (calculate_qparams
 // then raises ValueError, because NaN <= NaN is false and PyTorch asserts min_val <= max_val).
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -186,7 +187,7 @@ class FixedQParamsObserver : public ObserverBase {
 };
 
 // ---- registry ------------------------------------------------------------------------------------
-using ObserverFactory = std::unique_ptr<ObserverBase> (*)(const ObserverArgs&);
+using ObserverFactory = std::function<std::unique_ptr<ObserverBase>(const ObserverArgs&)>;  // may capture (a JS class)
 
 struct ObserverClass {
   std::string name;                 // "MinMaxObserver"

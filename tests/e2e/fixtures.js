@@ -81,7 +81,9 @@ export async function routeFixtures(target) {
   await target.route('**/lessons/index.json', async (route) => {
     const response = await route.fetch();
     const index = await response.json();
-    index.push({ id: 'M99', title: { en: 'E2E', 'zh-TW': 'E2E' }, pages: [{ id: 'M99', title: { en: 'E2E fixture', 'zh-TW': 'E2E 測試頁' } }] });
+    // M99-1: a planned page (no folder), the navigator's unwritten case whatever the course has written by now.
+    index.push({ id: 'M99', title: { en: 'E2E', 'zh-TW': 'E2E' }, pages: [{ id: 'M99', title: { en: 'E2E fixture', 'zh-TW': 'E2E 測試頁' } },
+      { id: 'M99-1', title: { en: 'E2E planned page', 'zh-TW': 'E2E 規劃中的頁面' }, planned: true }] });
     await route.fulfill({ response, json: index });
   });
   // Its page as scripts/bundle.js writes the lessons' (loadLesson + markdown.js's proseParts).

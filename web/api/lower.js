@@ -7,6 +7,8 @@
 //   pt.integer_picture(lowered, 'conv2d', x, { index: 5 })  // one output element step by step (M07): the codes it
 //                                                            // reads, weights, products, int32 accumulator, bias,
 //                                                            // multiplier, requantized code (engine/lower/integer_picture.h)
+//   const sim = pt.simulate_vpu(converted);                 // the fictional VPU (M10-1, engine/lower/vpu.h): every op on
+//   sim.forward(x); sim.delegation_info                      // integer codes, every requantization a shift (shift_even)
 //   const et = pt.to_edge_transform_and_lower(converted, { partitioner: [new pt.XnnpackPartitioner()] });
 //   et.exported_program();  et.delegation_info               // the same for XNNPACK, with ExecuTorch's names
 // Two spellings, because learners meet two: for XNNPACK they run ExecuTorch's to_edge_transform_and_lower
@@ -19,18 +21,23 @@ export function installLower(pt, M, tools) {
   const { call } = tools;
   const E = pt.errors;
   const backends = ['xnnpack', 'x86'];
-  const requantizations = ['fp32', 'fixed_point', 'shift'];
+  const requantizations = ['fp32', 'fixed_point', 'shift', 'shift_even'];
+
+  const withReport = (r) => {
+    const gm = pt.wrapGraphModule(r.gm);
+    gm.delegation_info = r.report;
+    return gm;
+  };
 
   pt.lower = (converted, backend = 'xnnpack', { requantization = 'fp32' } = {}) => {
     if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${String(backend)}`);
     if (!requantizations.includes(requantization)) {
       throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${String(requantization)}`);
     }
-    const r = call(M.lower, pt.gmArg('lower', converted), backend, requantization);
-    const gm = pt.wrapGraphModule(r.gm);
-    gm.delegation_info = r.report;
-    return gm;
+    return withReport(call(M.lower, pt.gmArg('lower', converted), backend, requantization));
   };
+
+  pt.simulate_vpu = (converted) => withReport(call(M.simulate_vpu, pt.gmArg('simulate_vpu', converted)));
 
   pt.integer_picture = (lowered, node, inputs, options) => {
     const { index = 0 } = pt.check.options('integer_picture', options);

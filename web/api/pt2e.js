@@ -43,7 +43,9 @@ export function installPt2e(pt, M, tools) {
   const checked = (spec) => { spec.dtype = call(M.check_spec, spec); return spec; };
   class QuantizationSpec {
     constructor(fields) {
-      const { dtype, observer_or_fake_quant_ctr, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields');
+      const { dtype, observer_or_fake_quant_ctr: given, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields');
+      // An observer class written in JS (web/api/quant.js) crosses with its class; the engine's by name.
+      const observer_or_fake_quant_ctr = pt.isJsObserverClass(given) ? pt.jsObserverCtr(given, {}) : given;
       checked(Object.assign(this, { kind: 'QuantizationSpec', dtype, observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }

@@ -7,6 +7,8 @@
 // Every class is one engine handle built by class name (engine/quant/observer.h make_observer);
 // keyword arguments are read and checked in C++, by the same reader for a constructor and for
 // Class.with_args (web/bindings/kwargs.h; an unknown one is a TypeError, as in Python).
+import { show } from './engine.js';
+
 export function installQuant(pt, M, tools) {
   const { call, own, release, check } = tools;
   const T = (h) => pt.Tensor.fromHandle(h);
@@ -74,16 +76,49 @@ export function installQuant(pt, M, tools) {
   const classes = M.observer_classes();
   pt.observer_classes = classes.map((c) => c.name);
   pt.observer_kwargs = M.observer_kwargs();  // the keyword table: [{ name, type, doc }]
+  // A subclass written in JS (class PowerOfTwoObserver extends pt.MinMaxObserver { calculate_qparams() {...} },
+  // as torchao's custom observers subclass MinMaxObserver) inherits with_args, which then describes it.
   for (const { name, default_observer } of classes) {
     const Base = default_observer ? FakeQuantizeBase : ObserverBase;
     const cls = { [name]: class extends Base {} }[name];
     cls.className = name;
-    cls.with_args = (kwargs = {}) => {
+    cls.with_args = function with_args(kwargs = {}) {
       call(M.check_observer_kwargs, name, kwargs);
-      return { name, kwargs: { ...kwargs } };
+      const c = typeof this === 'function' ? this : cls;  // detached (const f = X.with_args): the class it came from
+      return pt.isJsObserverClass(c) ? jsObserverCtr(c, kwargs) : { name, kwargs: { ...kwargs } };
     };
     pt[name] = cls;
   }
+
+  // Observer classes written in JS plug into a QuantizationSpec as the engine's do: the spec carries the class
+  // ({ name, kwargs, js }), the engine registers it under its name (web/bindings/bind_pt2e.cpp) and prepare_pt2e
+  // builds one instance per observer through js.make; the engine calls its forward(x) with each tensor and its
+  // calculate_qparams() at convert, and checks what it returns (engine/quant/js_observer.h), naming the class.
+  pt.isJsObserverClass = (c) => typeof c === 'function' && c.prototype instanceof ObserverBase && !Object.hasOwn(c, 'className');
+  const qparamList = (v, field) => {
+    if (v instanceof pt.Tensor) return Array.from(v.data(), Number);
+    if (typeof v === 'number') return [v];
+    if (Array.isArray(v) || ArrayBuffer.isView(v)) return Array.from(v, Number);
+    throw new pt.errors.TypeError(`must return { scale, zero_point } of numbers, lists or Tensors; ${field} is ${show(v)}`);
+  };
+  const jsObserverInstance = (cls, kwargs) => {
+    const inst = new cls(kwargs);
+    return {
+      forward: (h) => {
+        const x = pt.Tensor.fromHandle(h);
+        try { inst.forward(x); } finally { x.delete(); }
+        return null;
+      },
+      calculate_qparams: () => {
+        const r = inst.calculate_qparams();
+        if (r === null || typeof r !== 'object') throw new pt.errors.TypeError(`must return { scale, zero_point }, got ${show(r)}`);
+        return { scale: qparamList(r.scale, 'scale'), zero_point: qparamList(r.zero_point, 'zero_point') };
+      },
+      release: () => { inst.delete?.(); return null; },
+    };
+  };
+  const jsObserverCtr = (cls, kwargs) => ({ name: cls.name, kwargs: { ...kwargs }, js: { base: cls.className, make: (kw) => jsObserverInstance(cls, kw) } });
+  pt.jsObserverCtr = jsObserverCtr;
   pt.ObserverBase = ObserverBase;
   pt.FakeQuantizeBase = FakeQuantizeBase;
   pt.wrapObserver = (handle) => {

@@ -1,11 +1,12 @@
-// bind_lower.cpp — Embind for engine/lower: lowering a converted graph for a backend, its delegation report
-// and the integer picture of one output element, as plain data. The public API over this is web/api/lower.js.
+// bind_lower.cpp — Embind for engine/lower: lowering a converted graph for a backend, the VPU's integer-only
+// simulation, their delegation report and the integer picture of one output element, as plain data. The public API over this is web/api/lower.js.
 #include <emscripten/bind.h>
 
 #include "common.h"
 #include "graph_handles.h"
 #include "lower/integer_picture.h"
 #include "lower/lower.h"
+#include "lower/vpu.h"
 
 using emscripten::val;
 using ptjs::GraphModuleHandle;
@@ -16,7 +17,8 @@ pt::kernels::RequantKind requant_from_name(const std::string& name) {
   if (name == "fp32") return pt::kernels::RequantKind::fp32;
   if (name == "fixed_point") return pt::kernels::RequantKind::fixed_point;
   if (name == "shift") return pt::kernels::RequantKind::shift;
-  throw pt::ValueError("lower: unknown requantization '" + name + "' (expected 'fp32', 'fixed_point' or 'shift')");
+  if (name == "shift_even") return pt::kernels::RequantKind::shift_even;
+  throw pt::ValueError("lower: unknown requantization '" + name + "' (expected 'fp32', 'fixed_point', 'shift' or 'shift_even')");
 }
 
 val delegation_info(const pt::DelegationInfo& r) {
@@ -41,6 +43,16 @@ val delegation_info(const pt::DelegationInfo& r) {
 val lower(const GraphModuleHandle& gm, const std::string& backend, const std::string& requantization) {
   return ptjs::guarded([&] {
     pt::Lowered l = pt::lower(gm.get(), {pt::backend_from_name(backend), requant_from_name(requantization)});
+    val out = val::object();
+    out.set("report", delegation_info(l.report));
+    out.set("gm", ptjs::own(std::move(l.gm)));
+    return out;
+  });
+}
+
+val simulate_vpu(const GraphModuleHandle& gm) {
+  return ptjs::guarded([&] {
+    pt::Lowered l = pt::simulate_vpu(gm.get());
     val out = val::object();
     out.set("report", delegation_info(l.report));
     out.set("gm", ptjs::own(std::move(l.gm)));
@@ -87,4 +99,5 @@ val integer_picture(const GraphModuleHandle& gm, const std::string& node, const 
 EMSCRIPTEN_BINDINGS(pt_lower) {
   emscripten::function("lower", &lower);
   emscripten::function("integer_picture", &integer_picture);
+  emscripten::function("simulate_vpu", &simulate_vpu);
 }

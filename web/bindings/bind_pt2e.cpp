@@ -50,8 +50,12 @@ using ptjs::GraphModuleHandle;
 // kwargs of a spec's observer_or_fake_quant_ctr by kwargs.h, as the observer constructors read theirs.
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
+#include <set>
 
 #include "common.h"
 #include "graph_handles.h"
@@ -65,6 +69,7 @@ using ptjs::GraphModuleHandle;
 #include "pt2e/quantizer_utils.h"
 #include "pt2e/quantizers/composable_quantizer.h"
 #include "pt2e/quantizers/js_quantizer.h"
+#include "quant/js_observer.h"
 #include "quantizer_js.h"
 
 using emscripten::val;
@@ -142,6 +147,62 @@ template <class S> void write_spec_fields(const S& s, val& o) {
   o.set("is_dynamic", s.is_dynamic);
 }
 
+// ---- observer classes written in JS (web/api/quant.js) ----
+// { base, make }: make(kwargs) returns { forward(tensor), calculate_qparams() -> { scale: [n], zero_point: [n] },
+// release() }, one per observer prepare_pt2e builds; each becomes a pt::JsObserver (quant/js_observer.h).
+std::set<std::string>& js_observer_names() {  // the registry names JS classes took
+  static std::set<std::string> names;
+  return names;
+}
+
+pt::QParams qparams_from_js(const val& r) {
+  const val scale = r["scale"], zero_point = r["zero_point"];
+  const unsigned n = scale["length"].as<unsigned>(), nz = zero_point["length"].as<unsigned>();
+  pt::QParams qp{pt::Tensor::empty({n}), pt::Tensor::empty({nz}, pt::DType::Int32)};
+  for (unsigned i = 0; i < n; ++i) qp.scale.data<float>()[i] = static_cast<float>(scale[i].as<double>());
+  for (unsigned i = 0; i < nz; ++i) {
+    const double z = zero_point[i].as<double>();
+    if (!(z == std::floor(z)) || z < INT32_MIN || z > INT32_MAX) {
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%g", z);
+      throw pt::ValueError("returned zero_point[" + std::to_string(i) + "] = " + shown +
+                           "; expected an integer");  // JsObserver prefixes the class and method
+    }
+    qp.zero_point.data<int32_t>()[i] = static_cast<int32_t>(z);
+  }
+  return qp;
+}
+
+std::unique_ptr<pt::ObserverBase> make_js_observer(const std::string& name, const val& make, const pt::ObserverArgs& a) {
+  const val inst = [&] {
+    try {
+      return safe_call(make, ptjs::observer_args_to_js(a));
+    } catch (const pt::Error& e) {
+      pt::rethrow_with_message(e, name + "(): " + e.what());
+    }
+  }();
+  pt::JsObserver::Callbacks cb;
+  cb.forward = [inst](const pt::Tensor& x) { safe_call(inst["forward"], val(x)); };
+  cb.calculate_qparams = [inst] { return qparams_from_js(safe_call(inst["calculate_qparams"], val::undefined())); };
+  cb.release = [inst] { val::module_property("pt_safe_call")(inst["release"], val::undefined()); };  // errors dropped
+  return std::make_unique<pt::JsObserver>(name, a, std::move(cb));
+}
+
+// Registers (or replaces) a JS class under its name, accepting its engine base class's keywords. A JS class
+// cannot take the name of one of the engine's classes.
+void register_js_observer(const std::string& name, const val& js) {
+  const std::vector<std::string> names = pt::observer_names();
+  if (std::find(names.begin(), names.end(), name) != names.end() && !js_observer_names().count(name))
+    throw pt::TypeError("QuantizationSpec(): the observer class " + name + " written in JS has the name of the engine's " +
+                        name + "; give it a name of its own");
+  const std::string base = ptjs::string_arg("QuantizationSpec", "observer class base", js["base"]);
+  const val make = js["make"];
+  if (ptjs::js_type(make) != "function") throw pt::TypeError("QuantizationSpec(): observer class " + name + " has no make()");
+  pt::register_observer({name, [name, make](const pt::ObserverArgs& a) { return make_js_observer(name, make, a); },
+                         pt::observer_class(base).kwargs});
+  js_observer_names().insert(name);
+}
+
 // A QuantizationSpec with torchao's __post_init__ checks; its constructor's kwargs as the class reads them.
 pt::QuantizationSpec quantization_spec_from_js(const val& v) {
   pt::QuantizationSpec s;
@@ -151,6 +212,7 @@ pt::QuantizationSpec quantization_spec_from_js(const val& v) {
     throw pt::TypeError("QuantizationSpec(): observer_or_fake_quant_ctr must be an observer class or Class.with_args({...})");
   auto& [name, kwargs] = s.observer_or_fake_quant_ctr;
   name = ptjs::string_arg("QuantizationSpec", "observer_or_fake_quant_ctr.name", ctr["name"]);
+  if (given(ctr["js"])) register_js_observer(name, ctr["js"]);
   kwargs = ptjs::observer_args_from_js(name, ctr["kwargs"]);
   pt::check_observer_kwargs(name, kwargs);  // ValueError for an unknown class, TypeError for a keyword it refuses
   s.validate();

@@ -1,5 +1,7 @@
 // i32_requantize/scalar.cpp — the reference of i32_requantize (kernels.h): Requantization::apply on
 // every element.
+#include <cstring>
+
 #include "kernels/variants.h"
 
 namespace pt::kernels {
@@ -7,8 +9,13 @@ namespace pt::kernels {
 void i32_requantize__scalar(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
                             size_t out_stride) {
   for (size_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
-    out[i * out_stride] = static_cast<uint8_t>(r.apply(v));
+    const int32_t v = r.apply(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias)));
+    if (r.out_bytes == 2) {
+      const int16_t code = static_cast<int16_t>(v);
+      std::memcpy(out + 2 * i * out_stride, &code, 2);
+    } else {
+      out[i * out_stride] = static_cast<uint8_t>(v);
+    }
   }
 }
 

@@ -4,7 +4,12 @@
 //   fp32         f32x4 convert, mul, pmax / pmin (the scalar max / min exactly), + magic, i32x4 sub;
 //   fixed_point  a·b in i64x2 halves (extmul), the nudge and C's truncating division by 2^31 with
 //                shifts and masks, the low words gathered back; RoundingDivideByPOT on i32x4;
-//   shift        i32x4 add and arithmetic shift.
+//   shift        i32x4 add and arithmetic shift;
+//   shift_even   the arithmetic shift, then one added where the dropped bits are above the half or at the
+//                half of an odd floor (masks and compares); a left shift for shift ≤ 0.
+// int16 codes (out_bytes 2) are gathered as the low two bytes of each lane, eight a store.
+#include <cstring>
+
 #include "kernels/simd128.h"
 #include "kernels/variants.h"
 
@@ -17,6 +22,7 @@ struct Step {
   v128_t lo, hi, magic, magic_less_zp;                   // fp32
   v128_t multiplier, left, right_mask, right_half_mask;  // fixed_point
   v128_t round;                                          // shift
+  v128_t even_mask, even_half;                           // shift_even
   v128_t zp, qmin, qmax;
 
   explicit Step(const Requantization& rq)
@@ -30,6 +36,9 @@ struct Step {
         right_mask(wasm_i32x4_splat(0)),
         right_half_mask(wasm_i32x4_splat(0)),
         round(wasm_i32x4_splat(rq.kind == RequantKind::shift && rq.shift > 0 ? int32_t{1} << (rq.shift - 1) : 0)),
+        // shift_even: the dropped bits and their half (for no shift a half of 1 that no remainder of 0 reaches).
+        even_mask(wasm_i32x4_splat(rq.shift > 0 && rq.shift < 32 ? static_cast<int32_t>((uint32_t{1} << rq.shift) - 1) : 0)),
+        even_half(wasm_i32x4_splat(rq.shift > 0 && rq.shift < 32 ? int32_t{1} << (rq.shift - 1) : 1)),
         zp(wasm_i32x4_splat(rq.zero_point)),
         qmin(wasm_i32x4_splat(rq.qmin)),
         qmax(wasm_i32x4_splat(rq.qmax)) {
@@ -70,6 +79,16 @@ struct Step {
         const v128_t threshold = wasm_i32x4_sub(right_half_mask, wasm_i32x4_lt(v, wasm_i32x4_splat(0)));
         v = wasm_i32x4_sub(wasm_i32x4_shr(v, static_cast<uint32_t>(-r.shift)), wasm_i32x4_gt(rem, threshold));
       }
+    } else if (r.kind == RequantKind::shift_even) {
+      if (r.shift <= 0) {
+        v = wasm_i32x4_shl(acc, static_cast<uint32_t>(-r.shift));
+      } else {
+        const v128_t q = wasm_i32x4_shr(acc, static_cast<uint32_t>(r.shift));
+        const v128_t rem = wasm_v128_and(acc, even_mask);  // in [0, 2^31): signed compares are unsigned ones
+        const v128_t odd = wasm_i32x4_ne(wasm_v128_and(q, wasm_i32x4_splat(1)), wasm_i32x4_splat(0));
+        const v128_t up = wasm_v128_or(wasm_i32x4_gt(rem, even_half), wasm_v128_and(wasm_i32x4_eq(rem, even_half), odd));
+        v = wasm_i32x4_sub(q, up);  // up lanes are −1
+      }
     } else {
       v = wasm_i32x4_shr(wasm_i32x4_add(acc, round), static_cast<uint32_t>(r.shift));
     }
@@ -84,6 +103,19 @@ void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const 
   const Step step(r);
   const v128_t b = wasm_i32x4_splat(bias);
   size_t i = 0;
+  if (r.out_bytes == 2) {
+    if (out_stride == 1)
+      for (; i + 8 <= n; i += 8) {
+        const v128_t lo = step(wasm_i32x4_add(wasm_v128_load(acc + i), b));
+        const v128_t hi = step(wasm_i32x4_add(wasm_v128_load(acc + i + 4), b));
+        wasm_v128_store(out + 2 * i, wasm_i8x16_shuffle(lo, hi, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
+      }
+    for (; i < n; ++i) {
+      const int16_t code = static_cast<int16_t>(r.apply(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias))));
+      std::memcpy(out + 2 * i * out_stride, &code, 2);
+    }
+    return;
+  }
   if (out_stride == 1) {
     for (; i + 16 <= n; i += 16) {
       v128_t v[4];

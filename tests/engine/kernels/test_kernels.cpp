@@ -152,12 +152,18 @@ void draw_range(kt::Rng& r, int32_t& zero_point, int32_t& qmin, int32_t& qmax) {
 
 Requantization draw_requantization(kt::Rng& r) {
   Requantization q;
-  q.kind = static_cast<RequantKind>(r.below(3));
+  q.kind = static_cast<RequantKind>(r.below(4));
   q.scale = std::ldexp(1.0f + r.unit(), static_cast<int>(r.below(29)) - 20);  // 2^-20 … 2^9
   q.multiplier = r.chance(0.05) ? std::numeric_limits<int32_t>::min()
                                 : static_cast<int32_t>((1u << 30) + r.below(1u << 30));
-  q.shift = q.kind == RequantKind::fixed_point ? static_cast<int32_t>(r.below(62)) - 31 : static_cast<int32_t>(r.below(32));
+  q.shift = q.kind == RequantKind::fixed_point ? static_cast<int32_t>(r.below(62)) - 31
+            : q.kind == RequantKind::shift_even ? static_cast<int32_t>(r.below(63)) - 31
+                                                : static_cast<int32_t>(r.below(32));
   draw_range(r, q.zero_point, q.qmin, q.qmax);
+  if (q.kind == RequantKind::shift_even && r.chance(0.5)) {  // the VPU's int16 Q3.12 output
+    q.out_bytes = 2;
+    q.zero_point = 0, q.qmin = r.chance(0.25) ? 0 : -32768, q.qmax = 32767;
+  }
   return q;
 }
 
@@ -166,13 +172,17 @@ kt::Call<RequantizeFn> draw_i32_requantize(kt::Rng& r, size_t n) {
   for (int32_t& v : *acc) v = draw_acc(r);
   const int32_t bias = r.chance(0.5) ? 0 : draw_acc(r);
   const Requantization q = draw_requantization(r);
+  if (q.kind == RequantKind::shift_even && q.shift > 0)  // ties: dropped bits exactly half, odd and even floors
+    for (int32_t& v : *acc)
+      if (r.chance(0.3))
+        v = static_cast<int32_t>((static_cast<uint32_t>(v) & ~((uint32_t{1} << q.shift) - 1)) | (uint32_t{1} << (q.shift - 1)));
   const size_t stride = r.chance(0.75) ? 1 : 2 + r.below(3);
   char shape[200];
-  std::snprintf(shape, sizeof shape, "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bias=%d stride=%zu",
+  std::snprintf(shape, sizeof shape, "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bytes=%d bias=%d stride=%zu",
                 n, static_cast<int>(q.kind), static_cast<double>(q.scale), q.multiplier, q.shift, q.zero_point, q.qmin,
-                q.qmax, bias, stride);
+                q.qmax, q.out_bytes, bias, stride);
   return {shape, [=](RequantizeFn* fn) {
-            std::vector<uint8_t> out(n * stride, 0xa5);
+            std::vector<uint8_t> out(n * stride * static_cast<size_t>(q.out_bytes), 0xa5);
             fn(acc->data(), n, bias, q, out.data(), stride);
             return kt::Outputs{{"out", std::vector<uint32_t>(out.begin(), out.end())}};
           }};
