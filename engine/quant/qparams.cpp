@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -57,7 +58,12 @@ ChannelQParams channel_qparams(float min_val, float max_val, int64_t quant_min, 
     return {scale, 0, (-1.0f * min_val) / scale};
   }
   const float scale = std::max((max_pos - min_neg) / range, eps);
-  const int64_t zp = quant_min - static_cast<int64_t>(std::nearbyint(min_neg / scale));
+  // torch: quant_min - round(min_neg / scale).to(torch.int), in int32 tensors. A scale of 0 (eps <= 0 on an all-zero
+  // range) makes 0 / 0: torch converts that NaN to INT32_MIN (x86's conversion) and the difference wraps.
+  const float steps = std::nearbyint(min_neg / scale);
+  const int64_t zp = std::isfinite(steps)
+                         ? quant_min - static_cast<int64_t>(steps)
+                         : static_cast<int32_t>(static_cast<uint32_t>(quant_min) - static_cast<uint32_t>(INT32_MIN));
   return {scale, std::clamp(zp, quant_min, quant_max), 0.0f};
 }
 
