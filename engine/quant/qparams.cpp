@@ -45,13 +45,14 @@ ChannelQParams channel_qparams(float min_val, float max_val, int64_t quant_min, 
   const float max_pos = std::max(max_val, 0.0f);
   if (is_symmetric(qscheme)) {
     const float amax = std::max(-min_neg, max_pos);
-    const float half_range = static_cast<float>(static_cast<double>(quant_max - quant_min) / 2.0);
+    // The range's length in double: quant_max - quant_min may not fit int64 (calculate_qparams takes any ints).
+    const float half_range = static_cast<float>((static_cast<double>(quant_max) - static_cast<double>(quant_min)) / 2.0);
     const float scale = std::max(amax / half_range, eps);
     int64_t zp = 0;
     if (dtype == DType::UInt8) zp = has_customized_qrange ? floor_div2(quant_min + quant_max) : 128;
     return {scale, zp, 0.0f};
   }
-  const float range = static_cast<float>(quant_max - quant_min);
+  const float range = static_cast<float>(static_cast<double>(quant_max) - static_cast<double>(quant_min));
   if (qscheme == QScheme::per_channel_affine_float_qparams) {
     float scale = (max_val - min_val) / range;
     if (!(scale > eps)) scale = 1.0f;
