@@ -129,7 +129,8 @@ Tensor Tensor::reshape(const Shape& shape) const {
       infer = static_cast<int64_t>(i);
     } else {
       if (s[i] < 0) throw ValueError("reshape: invalid dimension " + std::to_string(s[i]) + " in " + shape_str(shape));
-      known *= s[i];
+      // Saturated past int64 (no tensor has that many elements, so the shape is refused below).
+      if (__builtin_mul_overflow(known, s[i], &known)) known = std::numeric_limits<int64_t>::max();
     }
   }
   if (infer >= 0) {
