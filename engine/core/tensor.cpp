@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <new>
+#include <utility>
 
 namespace pt {
 
@@ -127,7 +129,8 @@ Tensor Tensor::reshape(const Shape& shape) const {
       infer = static_cast<int64_t>(i);
     } else {
       if (s[i] < 0) throw ValueError("reshape: invalid dimension " + std::to_string(s[i]) + " in " + shape_str(shape));
-      known *= s[i];
+      // Saturated past int64 (no tensor has that many elements, so the shape is refused below).
+      if (__builtin_mul_overflow(known, s[i], &known)) known = std::numeric_limits<int64_t>::max();
     }
   }
   if (infer >= 0) {
@@ -146,10 +149,22 @@ namespace {
 template <class From, class To> PT_HOT_LOOP void cast_into(const From* src, To* dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
 }
-PT_HOT_LOOP bool all_finite(std::span<const float> x) {
+// Whether every value converts to an integer of [lo, hi] by truncation (NaN and ±inf do not); a value outside
+// would be undefined behaviour in C++ and differs between machines in torch.
+PT_HOT_LOOP bool all_in_range(std::span<const float> x, double lo, double hi) {
   for (float v : x)
-    if (!std::isfinite(v)) return false;
+    if (!(v > lo - 1.0 && v < hi + 1.0)) return false;
   return true;
+}
+std::pair<double, double> int_range(DType d) {
+  switch (d) {
+    case DType::Int8: return {-128, 127};
+    case DType::UInt8: return {0, 255};
+    case DType::Int16: return {-32768, 32767};
+    case DType::Int32: return {-2147483648.0, 2147483647.0};
+    case DType::Float32: break;
+  }
+  return {-HUGE_VAL, HUGE_VAL};
 }
 template <class From> void cast_from(const From* src, Tensor& out) {
   const int64_t n = out.numel();
@@ -166,8 +181,12 @@ template <class From> void cast_from(const From* src, Tensor& out) {
 Tensor Tensor::to(DType dtype) const {
   if (dtype == dtype_) return clone();
   Tensor out = empty(shape_, dtype);
-  if (dtype_ == DType::Float32 && dtype != DType::Float32 && !all_finite(span<float>()))
-    throw ValueError(std::string("cannot cast a non-finite float32 value to ") + dtype_name(dtype));
+  if (dtype_ == DType::Float32 && dtype != DType::Float32) {
+    const auto [lo, hi] = int_range(dtype);
+    if (!all_in_range(span<float>(), lo, hi))
+      throw ValueError(std::string("cannot cast float32 to ") + dtype_name(dtype) + ": a value is non-finite or outside [" +
+                       std::to_string(static_cast<int64_t>(lo)) + ", " + std::to_string(static_cast<int64_t>(hi)) + "]");
+  }
   switch (dtype_) {
     case DType::Float32: cast_from(data<float>(), out); break;
     case DType::Int8: cast_from(data<int8_t>(), out); break;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/hot.h"
+#include "core/op_budget.h"
 #include "graph/targets.h"
 
 namespace pt {
@@ -242,8 +243,10 @@ Value conv2d(const OpArgs& a) {
     throw RuntimeError("int8.conv2d: input " + shape_str(x.shape()) + " does not fit the packed weight " +
                        shape_str(w.shape()) + " with groups=" + std::to_string(groups));
   const Gemm g{Og, w.size(1), s.columns()};
-  const auto rq = channel_requantizations(a.tensor(4), p, O);
   const int64_t N = x.size(0), P = s.OH * s.OW;
+  check_op_work("int8.conv2d", "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()), {N, O, P, K});
+  checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
+  const auto rq = channel_requantizations(a.tensor(4), p, O);
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
   const auto cols = scratch<int16_t>(g.N8() * g.K2), padded = scratch<int16_t>(s.Cg * s.Hp() * s.Wp());
   const auto acc = scratch<int32_t>(Og * g.N8());
@@ -276,6 +279,8 @@ Value linear(const OpArgs& a) {
   if (x.dim() < 1 || w.size(1) != K + (K & 1))
     throw RuntimeError("int8.linear: input " + shape_str(x.shape()) + " does not fit the packed weight " + shape_str(w.shape()));
   const Gemm g{O, w.size(1), K ? x.numel() / K : 0};
+  check_op_work("int8.linear", "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()), {g.N, O, K});
+  checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.linear's packed rows");
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   Shape shape = x.shape();
   shape.back() = O;
@@ -362,6 +367,9 @@ Value max_pool2d(const OpArgs& a) {
   s.OH = (s.H + 2 * s.ph - s.KH) / s.sh + 1;
   s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
   if (s.OH < 1 || s.OW < 1) throw RuntimeError("int8.max_pool2d: input " + shape_str(x.shape()) + " is smaller than the window");
+  // Per output row: the window's rows folded (KH·W), then each output's columns (OW·KW).
+  check_op_work("int8.max_pool2d", "input " + shape_str(x.shape()) + " with a " + std::to_string(s.KH) + "x" + std::to_string(s.KW) + " window",
+                {x.size(0), s.C, s.OH, s.KH * s.W + s.OW * s.KW});
   Tensor out = Tensor::empty({x.size(0), s.C, s.OH, s.OW}, x.dtype());
   const auto folded = scratch<uint8_t>(s.W);
   for (int64_t plane = 0; plane < x.size(0) * s.C; ++plane)

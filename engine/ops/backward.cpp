@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/hot.h"
+#include "core/op_budget.h"
 #include "kernels/kernels.h"
 #include "ops/im2col.h"
 
@@ -97,6 +98,7 @@ Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
     throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match weight " +
                        shape_str(weight.shape()));
   const int64_t R = rows_of(grad);
+  check_op_work("linear_backward", "grad_output " + shape_str(grad.shape()) + " and weight " + shape_str(weight.shape()), {R, out, in});
   Shape shape = grad.shape();
   shape.back() = in;
   Tensor dx = Tensor::empty(shape);
@@ -110,6 +112,7 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
     throw RuntimeError("linear_backward: grad_output " + shape_str(grad.shape()) + " does not match input " +
                        shape_str(input.shape()));
   const int64_t out = grad.size(-1), in = input.size(-1), R = rows_of(grad);
+  check_op_work("linear_backward", "grad_output " + shape_str(grad.shape()) + " and input " + shape_str(input.shape()), {R, out, in});
   Tensor dw = Tensor::empty({out, in});
   kernels::f32_gemm({size_t(out), size_t(in), size_t(R), grad.data<float>(), 1, size_t(out), input.data<float>(), size_t(in),
                      dw.data<float>(), size_t(in), false});

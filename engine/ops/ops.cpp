@@ -1,6 +1,7 @@
-// ops.cpp — the float32 reference operators declared in ops.h (direct loops, double accumulators).
+// ops.cpp — the float32 reference operators declared in ops.h (direct loops; conv2d and linear on the f32_gemm kernel).
 #include "ops/ops.h"
 #include "core/hot.h"
+#include "core/op_budget.h"
 #include "kernels/kernels.h"
 #include "ops/im2col.h"
 
@@ -257,7 +258,12 @@ ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntL
   const int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
   if (H + 2 * ph < dh * (KH - 1) + 1 || W + 2 * pw < dw * (KW - 1) + 1)
     throw RuntimeError("conv2d: input " + shape_str(input) + " (padded) is smaller than kernel " + shape_str(weight));
-  return {N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
+  const ConvGeometry g{N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
+  // The forward and each backward do N·O·P·K multiply-accumulates over K x P im2col columns.
+  const std::string what = "input " + shape_str(input) + " and weight " + shape_str(weight);
+  check_op_work(op, what, {N, O, g.P(), g.K()});
+  if (!g.pointwise()) checked_nbytes({g.K(), g.P()}, DType::Float32, "conv2d's im2col columns");
+  return g;
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
@@ -299,11 +305,12 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
                        " cannot be multiplied (last dim " + std::to_string(input.size(-1)) + " vs " +
                        std::to_string(in) + ")");
   if (bias) require_channel_vector(*bias, outf, op, "bias");
+  int64_t rows = 1;
+  for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
+  check_op_work(op, "input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()), {rows, outf, in});
   Shape out_shape = input.shape();
   out_shape.back() = outf;
   Tensor y = Tensor::empty(out_shape);
-  int64_t rows = 1;
-  for (int64_t k = 0; k + 1 < input.dim(); ++k) rows *= input.size(k);
   // y = bias + input · weightᵀ through f32_gemm (weight transposed once), each output one float32
   // chain over the input features in order.
   const float* w = weight.data<float>();
@@ -406,6 +413,7 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
     throw RuntimeError("max_pool2d: input " + shape_str(x.shape()) + " is too small for kernel_size " +
                        list_str(kernel_size) + " (output would be " + std::to_string(OH) + "x" +
                        std::to_string(OW) + ")");
+  check_op_work(op, "input " + shape_str(x.shape()) + " with kernel_size " + list_str(kernel_size), {N, C, OH, OW, kh, kw});
   Tensor y = Tensor::empty({N, C, OH, OW});
   Tensor indices = Tensor::empty({N, C, OH, OW}, DType::Int32);
   const float* px = x.data<float>();
@@ -427,6 +435,9 @@ Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size) {
   auto [OH, OW] = pair_of(output_size, op, "output_size", 1);
   const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
   if (H < 1 || W < 1) throw RuntimeError("adaptive_avg_pool2d: empty spatial input " + shape_str(x.shape()));
+  // A window spans at most ceil(H / OH) + 1 rows and ceil(W / OW) + 1 columns.
+  check_op_work(op, "input " + shape_str(x.shape()) + " to output_size " + list_str(output_size),
+                {N, C, OH, OW, (H + OH - 1) / OH + 1, (W + OW - 1) / OW + 1});
   Tensor y = Tensor::empty({N, C, OH, OW});
   const float* px = x.data<float>();
   float* py = y.data<float>();

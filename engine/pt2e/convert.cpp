@@ -96,6 +96,12 @@ Node* replace_observer(GraphModule& gm, Node* node, const ObserverBase& obs) {
     a.axis = obs.ch_axis();
     return quantize_dequantize(gm, node, target::quantize_per_channel, target::dequantize_per_channel, a);
   }
+  // convert.py: float(scale), int(zero_point) — torch refuses a tensor of any other size than one element (a derived
+  // spec's derive_qparams_fn may return any number of qparams).
+  for (const Tensor* t : {&qp.scale, &qp.zero_point})
+    if (t->numel() != 1)
+      throw RuntimeError("convert_pt2e: observer " + node->name + "'s per-tensor qparams: a Tensor with " +
+                         std::to_string(t->numel()) + " elements cannot be converted to Scalar");
   a.scale = static_cast<double>(qp.scale.data<float>()[0]);
   a.zero_point = qp.zero_point.dtype() == DType::Int32 ? qp.zero_point.data<int32_t>()[0]
                                                        : static_cast<int64_t>(qp.zero_point.data<float>()[0]);

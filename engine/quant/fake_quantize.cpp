@@ -300,6 +300,8 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
     zp = qmin;
   else if (initial_zp > qmax)
     zp = qmax;
+  else if (std::isnan(initial_zp))  // torch's int32 nearbyint of a NaN on x86 (undefined in C++)
+    zp = std::numeric_limits<int32_t>::min();
   else
     zp = static_cast<int32_t>(std::nearbyint(initial_zp));
   return {scale, zp};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -44,20 +45,26 @@ ChannelQParams channel_qparams(float min_val, float max_val, int64_t quant_min, 
   const float max_pos = std::max(max_val, 0.0f);
   if (is_symmetric(qscheme)) {
     const float amax = std::max(-min_neg, max_pos);
-    const float half_range = static_cast<float>(static_cast<double>(quant_max - quant_min) / 2.0);
+    // The range's length in double: quant_max - quant_min may not fit int64 (calculate_qparams takes any ints).
+    const float half_range = static_cast<float>((static_cast<double>(quant_max) - static_cast<double>(quant_min)) / 2.0);
     const float scale = std::max(amax / half_range, eps);
     int64_t zp = 0;
     if (dtype == DType::UInt8) zp = has_customized_qrange ? floor_div2(quant_min + quant_max) : 128;
     return {scale, zp, 0.0f};
   }
-  const float range = static_cast<float>(quant_max - quant_min);
+  const float range = static_cast<float>(static_cast<double>(quant_max) - static_cast<double>(quant_min));
   if (qscheme == QScheme::per_channel_affine_float_qparams) {
     float scale = (max_val - min_val) / range;
     if (!(scale > eps)) scale = 1.0f;
     return {scale, 0, (-1.0f * min_val) / scale};
   }
   const float scale = std::max((max_pos - min_neg) / range, eps);
-  const int64_t zp = quant_min - static_cast<int64_t>(std::nearbyint(min_neg / scale));
+  // torch: quant_min - round(min_neg / scale).to(torch.int), in int32 tensors. A scale of 0 (eps <= 0 on an all-zero
+  // range) makes 0 / 0: torch converts that NaN to INT32_MIN (x86's conversion) and the difference wraps.
+  const float steps = std::nearbyint(min_neg / scale);
+  const int64_t zp = std::isfinite(steps)
+                         ? quant_min - static_cast<int64_t>(steps)
+                         : static_cast<int32_t>(static_cast<uint32_t>(quant_min) - static_cast<uint32_t>(INT32_MIN));
   return {scale, std::clamp(zp, quant_min, quant_max), 0.0f};
 }
 

@@ -38,8 +38,11 @@ void check_no_nan(const Tensor& x, const char* op) {
 }
 
 // clamp(rne(v·inv) + f32(zp), qmin, qmax) in float32, the value a quantize op stores.
+// A NaN there (a NaN or zero scale: torch raises nothing) is stored as 0, what the wasm build's saturating
+// conversion and torch's .to(int8 / uint8) on x86 both give; converting NaN to an integer is undefined in C++.
 int64_t quantize_value(float v, float inv_scale, float zp, int64_t quant_min, int64_t quant_max) {
   const float t = std::nearbyint(v * inv_scale) + zp;
+  if (std::isnan(t)) return 0;
   const double clamped = std::clamp(static_cast<double>(t), static_cast<double>(quant_min), static_cast<double>(quant_max));
   return static_cast<int64_t>(clamped);
 }

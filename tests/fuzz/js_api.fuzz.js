@@ -6,7 +6,7 @@
 // JS quantizers whose annotate throws (an Error or not), returns garbage, annotates nodes of another graph or
 // re-enters prepare_pt2e. After every call that throws, the canary (canary.js) proves the engine still works.
 //
-//   node tests/fuzz/js_api.fuzz.js [--calls 100000] [--seed 1] [--verbose] [--trace (each call, to stderr)]
+//   node tests/fuzz/js_api.fuzz.js [--calls 100000] [--seed 1] [--verbose] [--trace (each call and what it is given, to stderr)]
 //   import { fuzzApi } from './js_api.fuzz.js'; const report = await fuzzApi(pt, { calls: 5000, seed: 7 });
 //
 // An error is typed when it is one of the engine's five classes (pt.errors) and did not come through
@@ -87,7 +87,17 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
     { length: 2 ** 40 }, { length: -1 }, { length: 3, 0: 1, 1: 2, 2: 3 }, { valueOf() { throw new FuzzThrow('valueOf'); } }, Object.freeze({ a: 1 }),
     pick(deleted.length ? deleted : [null]),
   ]);
-  const shape = () => (chance(0.7) ? Array.from({ length: int(5) }, () => (chance(0.85) ? 1 + int(6) : pick(numbers))) : pick([[], [0], [2 ** 30], [-1], [1.5], ['2'], [NaN], [null], [2 ** 20, 2 ** 20], [65536, 16385], [1e20], 'abc', 3, null]));
+  // A shape: small (at most SMALL_NUMEL elements), or past what a tensor may hold (negative, fractional or
+  // non-finite sizes, 2^31 elements and more) — never the slow middle, where a legal shape of millions of elements
+  // makes one call take seconds to minutes (the libFuzzer targets' shapes avoid it too: fuzz_input.h).
+  const SMALL_NUMEL = 4096;
+  const pastOrSmall = (s) => {
+    const numel = s.reduce((p, d) => p * d, 1);
+    if (s.every((d) => Number.isInteger(d) && d > 0) && numel > SMALL_NUMEL && numel < 2 ** 31) s[0] = 2 ** 31;
+    return s;
+  };
+  const shape = () => (chance(0.7) ? pastOrSmall(Array.from({ length: int(5) }, () => (chance(0.85) ? 1 + int(6) : pick(numbers))))
+    : pick([[], [0], [2 ** 30], [-1], [1.5], ['2'], [NaN], [null], [2 ** 20, 2 ** 20], [65536, 16385], [1e20], 'abc', 3, null]));
   const number = () => (chance(0.5) ? pick(numbers) : (rand() - 0.5) * 10 ** int(6));
   const kwargs = () => {
     const o = {};
@@ -160,7 +170,7 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       // function, not the API, meets a wrong argument, and says so with the fuzzer's own error.
       (obs) => {
         if (!Array.isArray(obs)) throw new FuzzThrow('derive_qparams_fn called without a list of observers');
-        return { scale: obs.map((o) => o.scale[0] ?? 1), zero_point: obs.map(() => 0) };
+        return { scale: obs.map((o) => o?.scale?.[0] ?? 1), zero_point: obs.map(() => 0) };
       },
       () => { throw new FuzzThrow('derive'); },
       () => value(1),
@@ -243,6 +253,20 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
     if (!report.untypedExamples.some((x) => x.key === key)) report.untypedExamples.push({ key, line, stack: String(e?.stack ?? '').split('\n').slice(1, 4).join(' | ') });
   }
 
+  // With trace: the receiver and arguments of the call about to run (a call that never returns shows what it was given).
+  const describe = (v) => {
+    try {
+      if (v instanceof pt.Tensor) return `Tensor[${v.shape}] ${v.dtype}`;
+      if (v instanceof pt.GraphModule) return `GraphModule(${v.nodes.filter((n) => n.op === 'call_function').map((n) => n.target).join(' ')})`;
+      if (Array.isArray(v)) return `[${v.slice(0, 8).map(describe).join(', ')}${v.length > 8 ? ', …' : ''}]`;
+      if (v && typeof v === 'object') return v.constructor?.name && v.constructor !== Object ? v.constructor.name : JSON.stringify(v)?.slice(0, 120) ?? 'object';
+      return typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : String(v);
+    } catch {
+      return typeof v;
+    }
+  };
+  const traceArgs = (self, args) => { if (trace) trace(`    ${self === pt ? 'pt' : describe(self)} (${args.map(describe).join(', ')})`); };
+
   // One random call; engine objects it returns join the pool.
   function oneCall() {
     let where, fn;
@@ -257,7 +281,10 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
         const desc = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(obj), m);
         if (desc?.get && !desc.value) return obj[m];
         const f = obj[m];
-        return typeof f === 'function' ? f.apply(obj, Array.from({ length: int(4) }, () => value())) : f;
+        if (typeof f !== 'function') return f;
+        const args = Array.from({ length: int(4) }, () => value());
+        traceArgs(obj, args);
+        return f.apply(obj, args);
       };
     } else if (chance(0.25)) {
       const kind = pick(Object.keys(makers));
@@ -267,7 +294,10 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       const [name, f] = pick(ptFunctions);
       where = name;
       const args = Array.from({ length: chance(0.7) ? f.length : int(5) }, () => value());
-      fn = () => (/^pt\.[A-Z]|^pt\.\w+\.[A-Z]/.test(name) ? new f(...args) : f(...args));
+      fn = () => {
+        traceArgs(pt, args);
+        return /^pt\.[A-Z]|^pt\.\w+\.[A-Z]/.test(name) ? new f(...args) : f(...args);
+      };
     }
     report.calls++;
     if (trace) trace(`${report.calls} ${where}`);

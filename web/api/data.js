@@ -14,6 +14,8 @@
 // (torch's TensorDataset); any { x, labels } pair of Tensors of the same length works.
 // DataLoader (engine/train/data.h) is torch 1.13's DataLoader(dataset, batch_size, shuffle, drop_last,
 // generator=torch.Generator().manual_seed(seed)): the same order, epoch after epoch.
+import { show } from './engine.js';
+
 export function installData(pt, M, tools) {
   const { call, own, release } = tools;
   const E = pt.errors;
@@ -39,7 +41,12 @@ export function installData(pt, M, tools) {
     return o;
   };
 
-  pt.randperm = (n) => T(call(M.randperm, pt.check.integer('randperm', n, 'n')));
+  // n as a number (a BigInt too, as torch takes any Python int); past 2^53 it could not be passed exactly.
+  pt.randperm = (n) => {
+    const count = Number(pt.check.integer('randperm', n, 'n'));
+    if (!Number.isSafeInteger(count)) throw new E.ValueError(`randperm(): argument 'n' (${show(n)}) is too large`);
+    return T(call(M.randperm, count));
+  };
 
   pt.synthetic_images = (split, n, opts = {}) => {
     if (typeof split !== 'string') throw new E.TypeError("synthetic_images(): argument 'split' must be 'train' or 'test'");

@@ -25,7 +25,8 @@ export function installGraph(pt, M, tools) {
   const { call, own, release } = tools;
   const T = (h) => pt.Tensor.fromHandle(h);
   const tensorsIn = (fn, xs) => {
-    if (!Array.isArray(xs)) xs = [xs];
+    // A list is read once through check.list: holes become undefined (map would keep them, and Embind fail on them).
+    xs = Array.isArray(xs) ? pt.check.list(fn, xs, 'inputs') : [xs];
     return xs.map((x, i) => {
       if (!(x instanceof pt.Tensor)) throw new pt.errors.TypeError(`${fn}(): input ${i} must be a Tensor, got ${typeof x}`);
       return x.handle;

@@ -17,6 +17,8 @@
 // get_delegation_info's; `nodes` lists every call_function node of the converted graph, so a lesson can
 // table it and a graph view of the converted graph can mark what was delegated (delegated nodes of the
 // lowered graph have kind 'delegate').
+import { show } from './engine.js';
+
 export function installLower(pt, M, tools) {
   const { call } = tools;
   const E = pt.errors;
@@ -29,10 +31,11 @@ export function installLower(pt, M, tools) {
     return gm;
   };
 
-  pt.lower = (converted, backend = 'xnnpack', { requantization = 'fp32' } = {}) => {
-    if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${String(backend)}`);
+  pt.lower = (converted, backend = 'xnnpack', options) => {
+    const { requantization = 'fp32' } = pt.check.options('lower', options);
+    if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${show(backend)}`);
     if (!requantizations.includes(requantization)) {
-      throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${String(requantization)}`);
+      throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${show(requantization)}`);
     }
     return withReport(call(M.lower, pt.gmArg('lower', converted), backend, requantization));
   };

@@ -66,7 +66,9 @@ export function installTrain(pt, M, tools) {
 
   // gm.forward(...inputs): runs the graph and records it (see the header).
   pt.GraphModule.prototype.forward = function forward(...inputs) {
-    const xs = inputs.flat().map((x, i) => tensorArg('forward', x, `input ${i}`).handle);
+    // A list argument is read once through check.list (a learner's array may be a Proxy of any length).
+    const xs = inputs.flatMap((x) => (Array.isArray(x) ? pt.check.list('forward', x, 'inputs') : [x]))
+      .map((x, i) => tensorArg('forward', x, `input ${i}`).handle);
     const r = call((h, a) => M.forward_recorded(h, a), this.handle, xs);
     latestTape.get(this)?.delete();
     const tape = new Tape(r.tape);

@@ -181,6 +181,18 @@ inline std::string first_difference(const Outputs& got, const Outputs& want) {
   return "";
 }
 
+// One drawn call run on every variant of k: the first variant that does not return the reference's
+// bits and its first difference (both "" when every variant does).
+struct VariantDifference {
+  std::string variant, difference;
+};
+inline VariantDifference variant_difference(const KernelUnderTest& k, const KernelUnderTest::Drawn& call) {
+  const Outputs want = call.run(0);
+  for (size_t v = 1; v < k.isas.size(); ++v)
+    if (std::string d = first_difference(call.run(v), want); !d.empty()) return {k.isas[v], d};
+  return {};
+}
+
 struct Result {
   size_t calls = 0;           // drawn calls, each run on every variant
   size_t largest = 0;         // the largest size tried
@@ -198,15 +210,12 @@ inline Result check(const KernelUnderTest& k, uint64_t seed = kSeed, size_t call
     for (size_t c = 0; c < calls_per_size; ++c) {
       const KernelUnderTest::Drawn call = k.draw(r, n);
       ++res.calls;
-      const Outputs want = call.run(0);
-      for (size_t v = 1; v < k.isas.size(); ++v) {
-        const std::string d = first_difference(call.run(v), want);
-        if (d.empty()) continue;
-        res.mismatch = k.name + ": variant " + k.isas[v] + " differs from the " + k.isas[0] + " reference on " +
-                       call.shape + " (call " + std::to_string(res.calls) + ", seed " + hex(static_cast<uint32_t>(seed >> 32)) +
-                       hex(static_cast<uint32_t>(seed)).substr(2) + "): first difference " + d;
-        return res;
-      }
+      const VariantDifference d = variant_difference(k, call);
+      if (d.difference.empty()) continue;
+      res.mismatch = k.name + ": variant " + d.variant + " differs from the " + k.isas[0] + " reference on " +
+                     call.shape + " (call " + std::to_string(res.calls) + ", seed " + hex(static_cast<uint32_t>(seed >> 32)) +
+                     hex(static_cast<uint32_t>(seed)).substr(2) + "): first difference " + d.difference;
+      return res;
     }
   }
   return res;

@@ -75,8 +75,8 @@ TEST_CASE("prepare passes a spec's None fields to the observer (torchao prepare.
     ObserverArgs bound;
     bound.quant_min = -10;
     bound.quant_max = 10;
-    const ObserverBase& o = only_observer(prepare_edge(0, spec("MinMaxObserver", bound, std::nullopt, std::nullopt,
-                                                               QScheme::per_tensor_affine)));
+    const GraphModule p = prepare_edge(0, spec("MinMaxObserver", bound, std::nullopt, std::nullopt, QScheme::per_tensor_affine));
+    const ObserverBase& o = only_observer(p);  // p keeps the observer alive
     CHECK(o.config().quant_range() == QRange{-128, 127});  // main kept -10..10
     CHECK_FALSE(o.config().has_customized_qrange);
   }

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <vector>
 
 #include "quant/observer.h"
 #include "quant/qparams.h"
@@ -128,4 +130,17 @@ TEST_CASE("calculate_qparams: NaN, inf, min > max and shape mismatch raise Value
   CHECK_THROWS_AS(calculate_qparams(Tensor::zeros({2}), Tensor::zeros({3}), -128, 127, QScheme::per_channel_affine,
                                     DType::Int8, kFloat32Eps, false),
                   ValueError);
+}
+
+TEST_CASE("a scale of 0 (eps 0, an all-zero range) gives torch 1.13's zero points: qint8 127, quint8 0", "[qparams]") {
+  // torch: MinMaxObserver(eps=0.0, dtype=...)(torch.zeros(4)).calculate_qparams() and the per-channel observer on
+  // torch.zeros(2, 3): scale 0; round(0 / 0).to(torch.int) is INT32_MIN, quant_min - INT32_MIN wraps in int32.
+  for (const auto& [dtype, qmin, qmax, zp] : std::vector<std::tuple<DType, int64_t, int64_t, int32_t>>{
+           {DType::Int8, -128, 127, 127}, {DType::UInt8, 0, 255, 0}}) {
+    const QParams qp = calculate_qparams(Tensor::zeros({2}), Tensor::zeros({2}), qmin, qmax, QScheme::per_channel_affine,
+                                         dtype, 0.0f, false);
+    CHECK(qp.scale.data<float>()[0] == 0.0f);
+    CHECK(qp.zero_point.data<int32_t>()[0] == zp);
+    CHECK(qp.zero_point.data<int32_t>()[1] == zp);
+  }
 }

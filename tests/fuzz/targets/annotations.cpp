@@ -4,9 +4,7 @@
 // point at any node or edge, derived specs whose function returns any qparams, fixed qparams of any value —
 // and sets _annotated / allow_implicit_sharing at random; then prepare_pt2e or prepare_qat_pt2e, calibration
 // runs, convert_pt2e (folding quantize or not) and a run of the converted graph.
-#include "core/generator.h"
-#include "fuzz_input.h"
-#include "graph/models.h"
+#include "graph_input.h"
 #include "pt2e/convert.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizer_utils.h"
@@ -17,11 +15,8 @@ using namespace pt;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Input in(data, size);
-  static const std::vector<std::string> models = model_names();
   return fuzz::expect_typed([&] {
-    manual_seed(0);
-    Model m = get_model(in.pick(models));
-    GraphModule gm = export_module(m, example_inputs(m, 1));
+    auto [m, gm] = fuzz::zoo_graph(in);
     JsQuantizer q([&](GraphModule& g) {
       const std::vector<Node*> nodes = g.graph.nodes();
       for (int i = 0, n = static_cast<int>(in.range(0, 12)); i < n; ++i) {

@@ -3,9 +3,7 @@
 // keywords (known or not, of the right kind or not), and every registered quantizer (or an unknown id) built
 // from any sequence of setter calls — any method name, any number of arguments, keys and configs in any
 // place, None configs — then, when it builds, annotating and preparing a zoo graph.
-#include "core/generator.h"
-#include "fuzz_input.h"
-#include "graph/models.h"
+#include "graph_input.h"
 #include "pt2e/prepare.h"
 #include "pt2e/quantizer_registry.h"
 #include "quant_input.h"
@@ -61,10 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     std::shared_ptr<Quantizer> q = make_quantizer(d);
-    static const std::vector<std::string> models = model_names();
-    manual_seed(0);
-    Model m = get_model(in.pick(models));
-    GraphModule gm = export_module(m, example_inputs(m, 1));
+    auto [m, gm] = fuzz::zoo_graph(in);
     GraphModule prepared = in.flag() ? prepare_pt2e(gm, *q) : prepare_qat_pt2e(gm, *q);
     prepared.forward(example_inputs(m, 1));
   });

@@ -1,0 +1,293 @@
+// kernel_table.h — the kernel tester's table: one row per kernel of engine/kernels, how to draw one call's
+// arguments for a size from the tester's random stream (kernel_tester.h), and kernels_under_test(), the rows.
+// Included once per program: by the tester's checks (test_kernels.cpp) and by the kernels fuzz target
+// (tests/fuzz/targets/kernels.cpp), which draws calls from seeds and sizes libFuzzer chooses.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kernel_tester.h"
+#include "kernels/kernels.h"
+
+namespace {
+
+using namespace pt::kernels;
+
+kt::Call<AMinMaxFn> draw_aminmax(kt::Rng& r, size_t n) {
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, kt::FloatMix::draw(r)));
+  return {"n=" + std::to_string(n), [x](AMinMaxFn* fn) {
+            kt::Outputs out;
+            kt::add_aminmax(out, fn(x->data(), x->size()));
+            return out;
+          }};
+}
+
+// histc's range as callers make it (lo and width from the data's finite min and max), a range that
+// leaves part of the data outside, and extremes: an overflowing width (+inf), a width whose reciprocal
+// is subnormal, a width of 0 to 3 ulps, a subnormal width (reciprocal +inf). A share of the values then
+// sits on bin edges and their neighbours, where the bin index rounds either way.
+HistcRange draw_range(kt::Rng& r, const std::vector<float>& x, int64_t bins) {
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (float v : x) {
+    if (!std::isfinite(v)) continue;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (!(lo < hi)) lo = -1.0f, hi = 1.0f;
+  switch (r.below(8)) {
+    case 0: case 1: case 2: break;                                   // the data's range
+    case 3: {                                                        // part of it
+      const float a = x.empty() ? 0.0f : x[r.below(x.size())];
+      lo = std::isfinite(a) ? a : 0.0f;
+      hi = lo + std::abs(hi - lo) * (0.1f + r.unit());
+      break;
+    }
+    case 4: lo = -3.0e38f, hi = 3.0e38f; break;                       // width +inf
+    case 5: lo = -1.5e38f, hi = 1.5e38f; break;                       // 1 / width subnormal
+    case 6: lo = r.unit(), hi = kt::from_bits(kt::bits(lo) + static_cast<uint32_t>(r.below(4))); break;  // 0-3 ulps
+    default: lo = 0.0f, hi = kt::from_bits(1 + static_cast<uint32_t>(r.below(1000))); break;  // subnormal
+  }
+  return {lo, hi - lo, bins};
+}
+
+void put_on_edges(kt::Rng& r, std::vector<float>& x, const HistcRange& range) {
+  const float step = range.width / static_cast<float>(range.bins);
+  for (float& v : x) {
+    if (!r.chance(0.2)) continue;
+    const float edge = range.lo + static_cast<float>(r.below(static_cast<uint64_t>(range.bins) + 1)) * step;
+    v = kt::from_bits(kt::bits(edge) + static_cast<uint32_t>(r.below(3)) - 1);
+  }
+}
+
+kt::Call<HistcAMinMaxFn> draw_histc_aminmax(kt::Rng& r, size_t n) {
+  static const std::vector<int64_t> bin_counts = {1, 2, 3, 4, 5, 7, 8, 31, 256, 2048, 65536, 65537};
+  const int64_t bins = r.chance(0.25) ? 1 + static_cast<int64_t>(r.below(5000)) : r.pick(bin_counts);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, kt::FloatMix::draw(r)));
+  const HistcRange range = draw_range(r, *x, bins);
+  if (r.chance(0.5)) put_on_edges(r, *x, range);
+  std::vector<uint32_t> start(4 * static_cast<size_t>(bins));
+  for (uint32_t& c : start) c = static_cast<uint32_t>(r.below(3));  // counts are added to
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu bins=%lld lo=%a width=%a", n, static_cast<long long>(bins),
+                static_cast<double>(range.lo), static_cast<double>(range.width));
+  return {shape, [x, range, start](HistcAMinMaxFn* fn) {
+            kt::Field counts{"counts", start};
+            kt::Outputs out;
+            kt::add_aminmax(out, fn(x->data(), x->size(), range, counts.words.data()));
+            out.push_back(std::move(counts));
+            return out;
+          }};
+}
+
+// ---- integer kernels ----------------------------------------------------------------------------------
+
+// Values as lowering makes them (an int8 / uint8 minus its zero point, an int8 weight) and, in a quarter of
+// the calls, any int16 (the one dot_i16x8 overflow, −32768·−32768·2, included).
+int16_t draw_i16(kt::Rng& r, int mode) {
+  if (mode == 0) return static_cast<int16_t>(static_cast<int32_t>(r.below(511)) - 255);
+  if (mode == 1) return static_cast<int16_t>(static_cast<int32_t>(r.below(256)) - 128);
+  return r.chance(0.1) ? int16_t{-32768} : static_cast<int16_t>(r.next());
+}
+
+// n picks the depth (k pairs, wrapped into 0 … 299 above 300); rows 0 … 9, panels 0 … 3.
+kt::Call<I16GemmFn> draw_i16_gemm(kt::Rng& r, size_t n) {
+  const size_t m = r.below(10), panels = r.below(4), k_pairs = n <= 300 ? n : n % 300;
+  const size_t a_stride = 2 * k_pairs + 2 * r.below(3), c_stride = 8 * panels + r.below(5);
+  const int mode = static_cast<int>(r.below(4)) % 3;
+  auto a = std::make_shared<std::vector<int16_t>>(m * a_stride);
+  auto b = std::make_shared<std::vector<int16_t>>(panels * k_pairs * 16);
+  for (int16_t& v : *a) v = draw_i16(r, mode);
+  for (int16_t& v : *b) v = draw_i16(r, mode == 0 ? 1 : mode);
+  char shape[120];
+  std::snprintf(shape, sizeof shape, "m=%zu panels=%zu k_pairs=%zu a_stride=%zu c_stride=%zu values=%d", m, panels,
+                k_pairs, a_stride, c_stride, mode);
+  return {shape, [=](I16GemmFn* fn) {
+            kt::Field c{"c", std::vector<uint32_t>(m * c_stride, 0xdeadbeefu)};
+            fn(I16Gemm{m, panels, k_pairs, a->data(), a_stride, b->data(), reinterpret_cast<int32_t*>(c.words.data()),
+                       c_stride});
+            return kt::Outputs{c};
+          }};
+}
+
+// n columns from a random start p0 (so the SIMD variant's head, body and tail all run), random values.
+kt::Call<PackPairsFn> draw_i16_pack_pairs(kt::Rng& r, size_t n) {
+  const size_t p0 = r.below(20), k_pairs = 1 + r.below(4), panel_stride = 16 * k_pairs;
+  const size_t panels = (p0 + n + 7) / 8 + 1;
+  auto rows = std::make_shared<std::vector<int16_t>>(2 * n);
+  for (int16_t& v : *rows) v = static_cast<int16_t>(r.next());
+  char shape[80];
+  std::snprintf(shape, sizeof shape, "n=%zu p0=%zu panel_stride=%zu", n, p0, panel_stride);
+  return {shape, [=](PackPairsFn* fn) {
+            std::vector<int16_t> out(panels * panel_stride, int16_t{0x5a5a});
+            fn(rows->data(), rows->data() + n, n, p0, out.data() + 16 * (k_pairs - 1), panel_stride);
+            kt::Field f{"out", {}};
+            for (int16_t v : out) f.words.push_back(static_cast<uint16_t>(v));
+            return kt::Outputs{f};
+          }};
+}
+
+int32_t draw_acc(kt::Rng& r) {
+  switch (r.below(6)) {
+    case 0: return static_cast<int32_t>(r.next());  // anywhere, extremes included
+    case 1: return r.chance(0.5) ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+    case 2: return static_cast<int32_t>(r.below(1u << 25)) - (1 << 24);
+    default: return static_cast<int32_t>(r.below(1u << 17)) - (1 << 16);
+  }
+}
+
+// The output range lowering uses: int8, uint8, reduce_range uint8, a fused relu (qmin = zero point).
+void draw_range(kt::Rng& r, int32_t& zero_point, int32_t& qmin, int32_t& qmax) {
+  static const std::vector<std::pair<int32_t, int32_t>> ranges = {{-128, 127}, {0, 255}, {0, 127}, {-127, 127}};
+  std::tie(qmin, qmax) = r.pick(ranges);
+  zero_point = qmin + static_cast<int32_t>(r.below(static_cast<uint64_t>(qmax - qmin + 1)));
+  if (r.chance(0.25)) qmin = zero_point;
+}
+
+Requantization draw_requantization(kt::Rng& r) {
+  Requantization q;
+  q.kind = static_cast<RequantKind>(r.below(4));
+  q.scale = std::ldexp(1.0f + r.unit(), static_cast<int>(r.below(29)) - 20);  // 2^-20 … 2^9
+  q.multiplier = r.chance(0.05) ? std::numeric_limits<int32_t>::min()
+                                : static_cast<int32_t>((1u << 30) + r.below(1u << 30));
+  q.shift = q.kind == RequantKind::fixed_point ? static_cast<int32_t>(r.below(62)) - 31
+            : q.kind == RequantKind::shift_even ? static_cast<int32_t>(r.below(63)) - 31
+                                                : static_cast<int32_t>(r.below(32));
+  draw_range(r, q.zero_point, q.qmin, q.qmax);
+  if (q.kind == RequantKind::shift_even && r.chance(0.5)) {  // the VPU's int16 Q3.12 output
+    q.out_bytes = 2;
+    q.zero_point = 0, q.qmin = r.chance(0.25) ? 0 : -32768, q.qmax = 32767;
+  }
+  return q;
+}
+
+kt::Call<RequantizeFn> draw_i32_requantize(kt::Rng& r, size_t n) {
+  auto acc = std::make_shared<std::vector<int32_t>>(n);
+  for (int32_t& v : *acc) v = draw_acc(r);
+  const int32_t bias = r.chance(0.5) ? 0 : draw_acc(r);
+  const Requantization q = draw_requantization(r);
+  if (q.kind == RequantKind::shift_even && q.shift > 0)  // ties: dropped bits exactly half, odd and even floors
+    for (int32_t& v : *acc)
+      if (r.chance(0.3))
+        v = static_cast<int32_t>((static_cast<uint32_t>(v) & ~((uint32_t{1} << q.shift) - 1)) | (uint32_t{1} << (q.shift - 1)));
+  const size_t stride = r.chance(0.75) ? 1 : 2 + r.below(3);
+  char shape[200];
+  std::snprintf(shape, sizeof shape, "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bytes=%d bias=%d stride=%zu",
+                n, static_cast<int>(q.kind), static_cast<double>(q.scale), q.multiplier, q.shift, q.zero_point, q.qmin,
+                q.qmax, q.out_bytes, bias, stride);
+  return {shape, [=](RequantizeFn* fn) {
+            std::vector<uint8_t> out(n * stride * static_cast<size_t>(q.out_bytes), 0xa5);
+            fn(acc->data(), n, bias, q, out.data(), stride);
+            return kt::Outputs{{"out", std::vector<uint32_t>(out.begin(), out.end())}};
+          }};
+}
+
+kt::Call<Q8AddFn> draw_q8_add(kt::Rng& r, size_t n) {
+  auto a = std::make_shared<std::vector<uint8_t>>(n), b = std::make_shared<std::vector<uint8_t>>(n);
+  for (uint8_t& v : *a) v = static_cast<uint8_t>(r.next());
+  for (uint8_t& v : *b) v = static_cast<uint8_t>(r.next());
+  AddParams p;
+  p.is_signed = r.chance(0.5);
+  p.shift = 12 + static_cast<int32_t>(r.below(19));  // XNNPACK's [12, 30]
+  p.a_multiplier = static_cast<int32_t>(r.below(1u << 22)) - (1 << 21);
+  p.b_multiplier = static_cast<int32_t>(r.below(1u << 22)) - (1 << 21);
+  p.bias = r.chance(0.1) ? static_cast<int32_t>(r.next()) : static_cast<int32_t>(r.below(1u << 28)) - (1 << 27);
+  draw_range(r, p.zero_point, p.qmin, p.qmax);
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d bias=%d multipliers=%d,%d shift=%d zp=%d range=[%d, %d]", n,
+                p.is_signed, p.bias, p.a_multiplier, p.b_multiplier, p.shift, p.zero_point, p.qmin, p.qmax);
+  return {shape, [=](Q8AddFn* fn) {
+            std::vector<uint8_t> out(n, 0xa5);
+            fn(a->data(), b->data(), n, p, out.data());
+            return kt::Outputs{{"out", std::vector<uint32_t>(out.begin(), out.end())}};
+          }};
+}
+
+// Codes over the whole byte range, with runs of the extremes and of equal pairs (max's ties).
+std::shared_ptr<std::vector<uint8_t>> draw_codes(kt::Rng& r, size_t n) {
+  auto x = std::make_shared<std::vector<uint8_t>>(n);
+  const uint8_t extremes[] = {0x00, 0x7f, 0x80, 0xff};
+  for (uint8_t& v : *x) v = r.chance(0.1) ? extremes[r.below(4)] : static_cast<uint8_t>(r.next());
+  return x;
+}
+
+kt::Call<Q8MaxFn> draw_q8_max(kt::Rng& r, size_t n) {
+  auto a = draw_codes(r, n), b = draw_codes(r, n);
+  for (size_t i = 0; i < n; ++i)
+    if (r.chance(0.1)) (*b)[i] = (*a)[i];
+  const bool is_signed = r.chance(0.5), in_place = r.chance(0.25);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d out=%s", n, is_signed, in_place ? "a" : "separate");
+  return {shape, [=](Q8MaxFn* fn) {
+            std::vector<uint8_t> out(n, 0xa5), a_copy(*a);
+            fn(a_copy.data(), b->data(), n, is_signed, in_place ? a_copy.data() : out.data());
+            const std::vector<uint8_t>& res = in_place ? a_copy : out;
+            return kt::Outputs{{"out", std::vector<uint32_t>(res.begin(), res.end())}};
+          }};
+}
+
+kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
+  auto x = draw_codes(r, n);
+  const bool is_signed = r.chance(0.5);
+  char shape[48];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d", n, is_signed);
+  return {shape, [=](Q8SumFn* fn) {
+            return kt::Outputs{{"sum", std::vector<uint32_t>{static_cast<uint32_t>(fn(x->data(), n, is_signed))}}};
+          }};
+}
+
+// ---- float kernels for training and the float graph -----------------------------------------------------
+
+// Any NaN as one quiet NaN: f32_gemm leaves NaN payloads out of its contract.
+std::vector<uint32_t> words_nan_as_one(const std::vector<float>& x) {
+  std::vector<uint32_t> w(x.size());
+  for (size_t i = 0; i < x.size(); ++i) w[i] = x[i] != x[i] ? 0x7fc00000u : kt::bits(x[i]);
+  return w;
+}
+
+// n columns (above 4099: n outputs in all), 0 to 12 rows, K from the shapes conv2d and linear make and
+// small random ones; A as stored or transposed, every row stride with 0 to 2 floats of gap (the gaps of
+// C are compared too, so a write outside the matrix shows).
+kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
+  static const std::vector<size_t> depths = {0, 1, 2, 3, 4, 5, 8, 9, 16, 27, 31, 32, 144};
+  const size_t M = r.below(13);
+  const size_t N = n <= 4099 ? n : n / std::max<size_t>(M, 1);
+  const size_t K = r.chance(0.5) ? r.pick(depths) : r.below(64);
+  const bool transposed = r.chance(0.5), accumulate = r.chance(0.5);
+  const size_t a_row = transposed ? 1 : K + r.below(3), a_col = transposed ? M + r.below(3) : 1;
+  const size_t ldb = N + r.below(3), ldc = N + r.below(3);
+  auto a = std::make_shared<std::vector<float>>(kt::draw_floats(r, transposed ? K * a_col : M * a_row, kt::FloatMix::draw(r)));
+  auto b = std::make_shared<std::vector<float>>(kt::draw_floats(r, K * ldb, kt::FloatMix::draw(r)));
+  const std::vector<float> c = kt::draw_floats(r, M * ldc, kt::FloatMix::draw(r));
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "M=%zu N=%zu K=%zu a_row=%zu a_col=%zu ldb=%zu ldc=%zu accumulate=%d", M, N, K, a_row, a_col, ldb,
+                ldc, int(accumulate));
+  return {shape, [=](GemmFn* fn) {
+            std::vector<float> out = c;
+            fn({M, N, K, a->data(), a_row, a_col, b->data(), ldb, out.data(), ldc, accumulate});
+            return kt::Outputs{{"C", words_nan_as_one(out)}};
+          }};
+}
+
+// The table: one row per kernel of the room.
+std::vector<kt::KernelUnderTest> kernels_under_test() {
+  return {
+      kt::under_test(f32_aminmax, draw_aminmax),
+      kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
+      kt::under_test(i16_gemm, draw_i16_gemm),
+      kt::under_test(i16_pack_pairs, draw_i16_pack_pairs),
+      kt::under_test(i32_requantize, draw_i32_requantize),
+      kt::under_test(q8_add, draw_q8_add),
+      kt::under_test(q8_max, draw_q8_max),
+      kt::under_test(q8_sum, draw_q8_sum),
+      // float kernels for training and the float graph
+      kt::under_test(f32_gemm, draw_gemm),
+  };
+}
+
+}  // namespace
