@@ -23,11 +23,21 @@ What is here, each the PyTorch side of a name the page's cells use:
   train_steps (the QAT page);
 - the fictional VPU of M10 / M10-1: PowerOfTwoMinMaxObserver, VPUQuantizer (annotate + validate), vpu_refusal.
 """
+import copy
 import math
 import time
 
 import torch
 import torch.nn.functional as F
+from torchao.quantization.pt2e import move_exported_model_to_train
+from torchao.quantization.pt2e.observer import MinMaxObserver
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+from torchao.quantization.pt2e.quantizer import (
+    DerivedQuantizationSpec, FixedQParamsQuantizationSpec, QuantizationAnnotation, QuantizationSpec, Quantizer,
+    SharedQuantizationSpec)
+from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
+    X86InductorQuantizer, get_default_x86_inductor_quantization_config)
+from torchao.quantization.pt2e.utils import _fuse_conv_bn_
 from torchao.quantization.utils import compute_error
 from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
 
@@ -424,12 +434,6 @@ def time_forward(fn, x, repeats=5):
 # ---- M05: which layers stay fp32 ------------------------------------------------------------------------
 # Training a few steps, and the layer experiments the page runs on top of torchao's numeric debugger: the model's
 # output SQNR (compute_sqnr(quantized, float), as compare_results computes it) with some layers left in fp32.
-import copy
-
-from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, move_exported_model_to_train, prepare_pt2e
-from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
-    X86InductorQuantizer, get_default_x86_inductor_quantization_config)
-from torchao.quantization.pt2e.utils import _fuse_conv_bn_
 
 
 def train_batches(gm, batches, steps, lr=0.05, momentum=0.9):
@@ -597,11 +601,6 @@ def train_steps(gm, loader, opt, steps):
 # ---- the fictional VPU (lessons M10, M10-1) --------------------------------------------------------------
 # The page's pt.VPUQuantizer in torchao's terms: power-of-two symmetric int8 scales, an int32 derived bias,
 # shared add / cat scales, a Q3.12 (int16, 2**-12) model output, relu only fused, validate() naming the node.
-
-from torchao.quantization.pt2e.observer import MinMaxObserver  # noqa: E402
-from torchao.quantization.pt2e.quantizer import (  # noqa: E402
-    DerivedQuantizationSpec, FixedQParamsQuantizationSpec, QuantizationAnnotation, QuantizationSpec, Quantizer,
-    SharedQuantizationSpec)
 
 
 class PowerOfTwoMinMaxObserver(MinMaxObserver):

@@ -2,7 +2,8 @@ import copy
 import torch
 from torchao.quantization.pt2e import (generate_numeric_debug_handle, prepare_for_propagation_comparison,
                                        extract_results_from_loggers, compare_results)
-from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, convert_pt2e, move_exported_model_to_eval
+from torchao.quantization.pt2e import move_exported_model_to_eval
+from torchao.quantization.pt2e.quantize_pt2e import prepare_pt2e, convert_pt2e
 from torchao.quantization.utils import compute_error
 from pt2e_course import (export_zoo, calibration_batches, train_batches, accuracy, x86_quantizer_keeping_float,
                          fold_bn, calibrate)

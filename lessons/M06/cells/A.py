@@ -1,5 +1,5 @@
 import torch
-from torchao.quantization.pt2e.quantize_pt2e import move_exported_model_to_eval, move_exported_model_to_train
+from torchao.quantization.pt2e import move_exported_model_to_eval, move_exported_model_to_train
 from pt2e_course import get_model, synthetic_images, evaluate_accuracy, train_steps
 
 torch.manual_seed(0)

@@ -1,5 +1,5 @@
 from torchao.quantization.pt2e.fake_quantize import disable_observer
-from torchao.quantization.pt2e.quantize_pt2e import move_exported_model_to_train, move_exported_model_to_eval
+from torchao.quantization.pt2e import move_exported_model_to_train, move_exported_model_to_eval
 
 move_exported_model_to_train(prepared)
 opt = torch.optim.SGD(prepared.parameters(), lr=0.01, momentum=0.9)
