@@ -16,6 +16,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
+#include "lower_batches.h"
 #include "lower/integer_picture.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
@@ -52,20 +53,7 @@ std::vector<Path> paths() {
           {"x86 reduce_range", LowerBackend::x86, x86(true)}};
 }
 
-// 5 calibration batches of 4, then one held-out batch of 64: image models on the synthetic image set, vector
-// models on randn.
-std::vector<Tensor> batches(const Model& m) {
-  std::vector<Tensor> out;
-  if (m.input_shape.size() == 3) {
-    std::vector<Tensor> held;
-    for (const Batch& b : calibration_batches(84, 4, m.input_shape)) (out.size() < 5 ? out : held).push_back(b.x);
-    out.push_back(ops::cat(held, 0));
-  } else {
-    for (int i = 0; i < 5; ++i) out.push_back(example_inputs(m, 4)[0]);
-    out.push_back(example_inputs(m, 64)[0]);
-  }
-  return out;
-}
+using lower_test::batches;  // lower_batches.h
 
 GraphModule converted_model(const std::string& name, const Path& path, std::vector<Tensor>& data) {
   manual_seed(0);

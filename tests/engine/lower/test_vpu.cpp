@@ -17,6 +17,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
+#include "lower_batches.h"
 #include "kernels/kernels.h"
 #include "lower/vpu.h"
 #include "ops/ops.h"
@@ -30,19 +31,7 @@ using namespace pt;
 
 namespace {
 
-// 5 calibration batches of 4, then one held-out batch of 64 (as test_lower.cpp draws them).
-std::vector<Tensor> batches(const Model& m) {
-  std::vector<Tensor> out;
-  if (m.input_shape.size() == 3) {
-    std::vector<Tensor> held;
-    for (const Batch& b : calibration_batches(84, 4, m.input_shape)) (out.size() < 5 ? out : held).push_back(b.x);
-    out.push_back(ops::cat(held, 0));
-  } else {
-    for (int i = 0; i < 5; ++i) out.push_back(example_inputs(m, 4)[0]);
-    out.push_back(example_inputs(m, 64)[0]);
-  }
-  return out;
-}
+using lower_test::batches;  // lower_batches.h
 
 GraphModule exported(const std::string& name) {
   manual_seed(0);
