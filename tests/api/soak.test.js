@@ -1,5 +1,6 @@
-// soak.test.js — a short soak (tests/fuzz/soak.js) in every npm test: every written lesson run 6 times and an error
-// path 500 times in this process; after the first three runs (a lesson may fill a cache on its second), nothing may grow (the engine's heap in use, the wasm memory,
+// soak.test.js — a short soak (tests/fuzz/soak.js) in every npm test: every written lesson run 9 times and an error
+// path 500 times in this process; after the first six runs (a lesson may fill a cache on its second; M06, which trains,
+// takes the wasm memory to its high-water mark by its sixth run: 48 MiB from run 6 to run 24 after M05), nothing may grow (the engine's heap in use, the wasm memory,
 // live engine objects, JS values held by C++). The long soak (200 runs, 10 000 errors): npm run soak.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,9 +9,9 @@ import { soak } from '../fuzz/soak.js';
 
 const pt = await loadEngine();
 
-test('soak: every lesson 6 times and an error path 500 times, no growth after the first three', async () => {
-  const r = await soak(pt, { runs: 6, errors: 500, warmup: 3 });
-  // Growth only: what shrinks (a buffer the allocator gave back) is no failure. Six runs are too few to tell a leak
+test('soak: every lesson 9 times and an error path 500 times, no growth after the first six', async () => {
+  const r = await soak(pt, { runs: 9, errors: 500, warmup: 6 });
+  // Growth only: what shrinks (a buffer the allocator gave back) is no failure. Nine runs are too few to tell a leak
   // from a container that grows once (a lesson's 4th run added 8 or 16 bytes of heap, now and then): up to 64 bytes of
   // heap pass here; the long soak (npm run soak: 200 runs, warm-up 10) is the measure, with zero growth.
   const grown = (g) => Object.fromEntries(Object.entries(g).map(([k, v]) => [k, k === 'heap_in_use_bytes' && v <= 64 ? 0 : Math.max(0, v)]));
