@@ -13,14 +13,7 @@ ObserverConfig js_config(const std::string& name, const ObserverArgs& a) {
   c.dtype = a.dtype.value_or(DType::Int8);
   if (c.dtype == DType::Float32) throw ValueError(name + ": an observer needs an integer dtype, got float32");
   c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
-  c.reduce_range = a.reduce_range.value_or(false);
-  c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
-  const QRange r = c.has_customized_qrange ? calculate_qmin_qmax(a.quant_min, a.quant_max, c.dtype, c.reduce_range)
-                                           : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, c.reduce_range);
-  c.quant_min = r.quant_min;
-  c.quant_max = r.quant_max;
-  c.eps = a.eps.value_or(kFloat32Eps);
-  c.is_dynamic = a.is_dynamic.value_or(false);
+  UniformQuantizationObserverBase::set_range(c, a);
   if (a.ch_axis) c.ch_axis = *a.ch_axis;
   else if (is_per_channel(c.qscheme)) c.ch_axis = 0;
   return c;

@@ -180,6 +180,17 @@ bool is_observer_kwarg(const std::string& name) {
 
 // ---- UniformQuantizationObserverBase ---------------------------------------------------------------
 
+void UniformQuantizationObserverBase::set_range(ObserverConfig& c, const ObserverArgs& a) {
+  c.reduce_range = a.reduce_range.value_or(false);
+  c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
+  const QRange r = c.has_customized_qrange ? calculate_qmin_qmax(a.quant_min, a.quant_max, c.dtype, c.reduce_range)
+                                           : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, c.reduce_range);
+  c.quant_min = r.quant_min;
+  c.quant_max = r.quant_max;
+  c.eps = a.eps.value_or(kFloat32Eps);
+  c.is_dynamic = a.is_dynamic.value_or(false);
+}
+
 ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& a, QScheme default_qscheme,
                                                           const char* cls) {
   const std::optional<QScheme> q = given_qscheme(a, default_qscheme);
@@ -190,14 +201,7 @@ ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& 
   c.dtype = a.dtype.value_or(DType::UInt8);
   if (c.dtype == DType::Float32)
     throw ValueError("Default Observer only works for int8, uint8, int16 and int32 data types, got float32");
-  c.reduce_range = a.reduce_range.value_or(false);
-  c.has_customized_qrange = a.quant_min.has_value() && a.quant_max.has_value();
-  const QRange r = c.has_customized_qrange ? calculate_qmin_qmax(a.quant_min, a.quant_max, c.dtype, c.reduce_range)
-                                           : calculate_qmin_qmax(std::nullopt, std::nullopt, c.dtype, c.reduce_range);
-  c.quant_min = r.quant_min;
-  c.quant_max = r.quant_max;
-  c.eps = a.eps.value_or(kFloat32Eps);
-  c.is_dynamic = a.is_dynamic.value_or(false);
+  set_range(c, a);
   c.ch_axis = is_per_channel(c.qscheme) ? a.ch_axis.value_or(0) : -1;
   if (is_per_channel(c.qscheme) && a.is_none("ch_axis")) c.none.push_back("ch_axis");
   c.averaging_constant = a.averaging_constant.value_or(0.01);

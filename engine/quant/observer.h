@@ -102,6 +102,9 @@ class UniformQuantizationObserverBase : public ObserverBase {
   // is validated, then calculate_qmin_qmax. ch_axis / averaging_constant are copied if set; ch_axis=None
   // is kept as ObserverConfig::none (the first forward is then a TypeError, as torch's indexing).
   static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme, const char* cls);
+  // The keywords read once c.dtype is set: reduce_range, quant_min / quant_max (calculate_qmin_qmax, a customized
+  // range when both are given), eps (float32's by default) and is_dynamic. make_config and JsObserver use it.
+  static void set_range(ObserverConfig& c, const ObserverArgs& a);
 
   explicit UniformQuantizationObserverBase(const ObserverConfig& config);
   QParams calculate_qparams() const override;   // calculate_qparams on (min_val, max_val)
