@@ -16,7 +16,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
-#include "lower_batches.h"
+#include "lower_fixtures.h"
 #include "lower/integer_picture.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
@@ -53,7 +53,7 @@ std::vector<Path> paths() {
           {"x86 reduce_range", LowerBackend::x86, x86(true)}};
 }
 
-using lower_test::batches;  // lower_batches.h
+using lower_test::batches;  // lower_fixtures.h
 
 GraphModule converted_model(const std::string& name, const Path& path, std::vector<Tensor>& data) {
   manual_seed(0);
@@ -190,12 +190,7 @@ TEST_CASE("lowering rejects what it cannot run with typed errors naming the node
   }
   SECTION("max_pool2d whose output qparams differ from its input's") {
     GraphModule converted = converted_model("tiny", xnn, data);
-    Node* pool = converted.graph.find("max_pool2d");
-    REQUIRE(pool);
-    Node* q = pool->users().at(0);
-    QDQArgs a = *qdq_args(*q);
-    a.scale = std::get<double>(a.scale.v) * 2;
-    converted.graph.set_args(q, qdq_arg_list(a));
+    lower_test::double_output_scale(converted, "max_pool2d");
     CHECK_THROWS_AS(lower(converted), ValueError);
     CHECK_THROWS_WITH(lower(converted), Catch::Contains("node max_pool2d") && Catch::Contains("share qparams"));
   }

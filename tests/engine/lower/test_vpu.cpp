@@ -17,7 +17,7 @@
 #include "graph/quantized_decomposed.h"
 #include "graph/report.h"
 #include "graph/targets.h"
-#include "lower_batches.h"
+#include "lower_fixtures.h"
 #include "kernels/kernels.h"
 #include "lower/vpu.h"
 #include "ops/ops.h"
@@ -31,7 +31,7 @@ using namespace pt;
 
 namespace {
 
-using lower_test::batches;  // lower_batches.h
+using lower_test::batches;  // lower_fixtures.h
 
 GraphModule exported(const std::string& name) {
   manual_seed(0);
@@ -180,12 +180,7 @@ TEST_CASE("simulate_vpu's bad input: typed errors naming the node, the converted
   }
   SECTION("mismatched qparams: a max_pool2d whose output scale differs from its input's") {
     GraphModule converted = vpu_converted("tiny", data);
-    Node* pool = converted.graph.find("max_pool2d");
-    REQUIRE(pool);
-    Node* q = pool->users().at(0);
-    QDQArgs a = *qdq_args(*q);
-    a.scale = std::get<double>(a.scale.v) * 2;
-    converted.graph.set_args(q, qdq_arg_list(a));
+    lower_test::double_output_scale(converted, "max_pool2d");
     CHECK_THROWS_AS(simulate_vpu(converted), ValueError);
     CHECK_THROWS_WITH(simulate_vpu(converted), Catch::Contains("node max_pool2d") && Catch::Contains("share qparams"));
   }
