@@ -26,7 +26,10 @@ function usage(msg) {
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
-  if (command === 'map' && !rest.length) return { lessons: null, langs: ['en'], json: false, solution: null, map: true };
+  if (command === 'map') {
+    if (rest.length) usage(`map takes no options, got '${rest[0]}'`);
+    return { lessons: null, langs: ['en'], json: false, solution: null, map: true };
+  }
   if (command !== 'test') usage(command ? `unknown command '${command}'` : 'no command');
   const opts = { lessons: null, langs: LANGS, json: false, solution: null };
   for (let i = 0; i < rest.length; i++) {
