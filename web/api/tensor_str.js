@@ -3,11 +3,13 @@
 // get_summarized_data, _str_intern, _add_suffixes) for plain CPU tensors with the default print options; the
 // code is the same in torch 1.13 and 2.x. Checked against torch's own strings: tests/api/tensor_repr.test.js.
 //   tensorRepr(values, shape, dtype) // values: the flat typed array, shape: [int], dtype: 'float32' | 'int8' | ...
+//   pythonFloat(v)                   // repr(float) in Python: '1.5', '1e-05', 'inf' (a 0-dim tensor in an f-string)
 
 const PRECISION = 4;     // torch.set_printoptions defaults
 const THRESHOLD = 1000;  // more elements than this are summarised
 const EDGEITEMS = 3;     // elements kept at each end of a summarised dimension
 const LINEWIDTH = 80;
+const DEFAULT_DTYPES = ['float32', 'int64'];  // printed without a dtype (torch's default float, and int64)
 
 // Python's float.__format__ rounds the exact binary value half to even ('{:.4f}', '{:.4e}'); JS's toFixed
 // rounds ties away from zero. So decimals come from the exact value: |v| = m · 2^e.
@@ -50,6 +52,23 @@ function scientific(v, p) {  // Python '{:.{p}e}'
   const digits = q.toString().padStart(p + 1, '0');
   const mantissa = p > 0 ? `${digits[0]}.${digits.slice(1)}` : digits;
   return `${sign(v)}${mantissa}e${k < 0 ? '-' : '+'}${String(Math.abs(k)).padStart(2, '0')}`;
+}
+
+// Python's repr(float): the shortest digits that read back as v (as JS's), in Python's layout: positional for
+// exponents -5 < e < 16 with at least one decimal ('3.0'), else 'd.ddde+XX' with two exponent digits at least.
+export function pythonFloat(v) {
+  if (!Number.isFinite(v)) return nonFinite(v);
+  if (v === 0) return `${sign(v)}0.0`;
+  const [mant, exp] = Math.abs(v).toExponential().split('e');
+  const digits = mant.replace('.', ''), e = Number(exp);
+  if (e < -4 || e >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign(v)}${m}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  }
+  const point = e + 1;  // digits before the decimal point
+  const int = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+  const frac = point <= 0 ? '0'.repeat(-point) + digits : digits.slice(point);
+  return `${sign(v)}${int}.${frac || '0'}`;
 }
 
 // torch's _Formatter: one width and one notation for every element printed.
@@ -141,6 +160,6 @@ export function tensorRepr(values, shape, dtype) {
     const fmt = makeFormatter(printedValues(values, t, t.root, summarize, []), floating);
     body = tensorStr(values, t, t.root, indent, summarize, fmt);
   }
-  if (!floating) suffixes.push(`dtype=torch.${dtype}`);  // float32 is torch's default dtype
+  if (!DEFAULT_DTYPES.includes(dtype)) suffixes.push(`dtype=torch.${dtype}`);
   return addSuffixes(prefix + body, suffixes, indent);
 }
