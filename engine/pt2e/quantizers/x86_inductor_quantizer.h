@@ -28,7 +28,9 @@
 //   op). A None config annotates its matches as "do not quantize" (_annotated, no specs), which blocks
 //   the later stages. Mixing QAT / non-QAT or static / dynamic configs skips the setter with a warning.
 // Patterns are found by node.target and graph structure (a "partition" is one node; sequential
-// partitions are producer -> user chains), since torch 2.14 graphs carry no source_fn_stack.
+// partitions are producer -> user chains). torchao finds them by source: on a torch 2.14 non-strict export
+// (no source_fn_stack) by the class of a node's innermost nn_module_stack frame, so there a relu written
+// F.relu joins no pattern while here it does (docs/algorithms.md, Known differences, row 10: open).
 // Deviation: a node annotated by another quantizer (no X86 flag) counts as "not a quantized output"
 // where torchao would fail an assertion. get_x86_inductor_linear_dynamic_fp16_config is not provided:
 // the engine has no float16 dtype.
