@@ -55,7 +55,7 @@ void require_channel_vector(const Tensor& t, int64_t c, const char* op, const ch
 
 template <class F> Tensor map_unary(const Tensor& x, const char* op, F f) {
   require_float(x, op, "input");
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   const float* px = x.data<float>();
   float* py = y.data<float>();
   for (int64_t i = 0; i < x.numel(); ++i) py[i] = f(px[i]);
@@ -89,7 +89,7 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
     cb.push_back(sb[d]);
   }
   if (dims.empty()) dims = {1}, ca = {0}, cb = {0};
-  Tensor y = Tensor::empty(out);
+  Tensor y = Tensor::uninitialized(out);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* py = y.data<float>();
@@ -272,7 +272,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   require_float(weight, "conv2d", "weight");
   const ConvGeometry g = conv2d_geometry(input.shape(), weight.shape(), stride, padding, dilation, groups);
   if (bias) require_channel_vector(*bias, g.O, "conv2d", "bias");
-  Tensor y = Tensor::empty({g.N, g.O, g.OH, g.OW});
+  Tensor y = Tensor::uninitialized({g.N, g.O, g.OH, g.OW});
   const float* x = input.data<float>();
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
@@ -280,13 +280,13 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
   // columns, each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
+  const auto scratch = scratch_floats(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* plane = out + (n * g.O + grp * Og) * P;
       if (b)
         for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b[grp * Og + o]);
-      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
       kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P),
                          b != nullptr});
     }
@@ -310,7 +310,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   check_op_work(op, "input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()), {rows, outf, in});
   Shape out_shape = input.shape();
   out_shape.back() = outf;
-  Tensor y = Tensor::empty(out_shape);
+  Tensor y = Tensor::uninitialized(out_shape);
   // y = bias + input · weightᵀ through f32_gemm (weight transposed once), each output one float32
   // chain over the input features in order.
   const float* w = weight.data<float>();
@@ -527,7 +527,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   int64_t outer = 1, inner = 1;
   for (int64_t k = 0; k < d; ++k) outer *= out[k];
   for (int64_t k = d + 1; k < static_cast<int64_t>(out.size()); ++k) inner *= out[k];
-  Tensor y = Tensor::empty(out);
+  Tensor y = Tensor::uninitialized(out);
   float* py = y.data<float>();
   for (int64_t o = 0; o < outer; ++o)
     for (const Tensor& t : tensors) {
@@ -572,7 +572,7 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
   }
   int64_t inner = 1;
   for (int64_t k = 2; k < x.dim(); ++k) inner *= x.size(k);
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   const float* px = x.data<float>();
   float* py = y.data<float>();
   for (int64_t n = 0; n < x.size(0); ++n)
@@ -648,7 +648,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
   const BatchNormStats st = batch_norm_stats(x, eps);
   const int64_t n = st.n, inner = C ? x.numel() / (N * C) : 0;
   const float* px = x.data<float>();
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   float* py = y.data<float>();
   const float m = static_cast<float>(momentum);
   for (int64_t k = 0; k < C; ++k) {

@@ -295,7 +295,7 @@ FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, cons
   if (!float_zp)
     for (int64_t c = 0; c < lay.channels; ++c)
       check_zero_point_in_range(zero_point.data<int32_t>()[c], quant_min, quant_max);
-  FakeQuantOutput r{Tensor::empty(x.shape()), Tensor::empty(x.shape(), DType::UInt8)};
+  FakeQuantOutput r{Tensor::uninitialized(x.shape()), Tensor::uninitialized(x.shape(), DType::UInt8)};
   const float* p = x.data<float>();
   float* o = r.output.data<float>();
   uint8_t* m = r.mask.data<uint8_t>();
@@ -318,7 +318,7 @@ Tensor fake_quantize_backward(const Tensor& grad, const Tensor& mask) {
   if (grad.shape() != mask.shape())
     throw ValueError("fake_quantize_backward: grad " + shape_str(grad.shape()) + " and mask " +
                      shape_str(mask.shape()) + " must have the same shape");
-  Tensor out = Tensor::empty(grad.shape());
+  Tensor out = Tensor::uninitialized(grad.shape());
   const float* g = grad.data<float>();
   const uint8_t* m = mask.data<uint8_t>();
   float* o = out.data<float>();
