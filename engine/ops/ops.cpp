@@ -343,51 +343,6 @@ Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
   return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
-namespace {
-// max_pool2d's window over planes images of H x W (N * C of them), the output OH x OW.
-struct PoolWindow {
-  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
-};
-
-PT_HOT_LOOP void max_pool_planes(const float* px, const PoolWindow& p, float* py, int32_t* pi) {
-  // torch's scan: the window's first element, then each later one that is greater or NaN.
-  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
-    if (v > best || std::isnan(v) || at < 0) {
-      best = v;
-      at = pos;
-    }
-  };
-  for (int64_t nc = 0; nc < p.planes; ++nc)
-    for (int64_t oh = 0; oh < p.OH; ++oh)
-      for (int64_t ow = 0; ow < p.OW; ++ow) {
-        float best = -std::numeric_limits<float>::infinity();
-        int64_t at = -1;
-        const int64_t ih0 = oh * p.sh - p.ph, iw0 = ow * p.sw - p.pw;
-        if (ih0 >= 0 && ih0 + (p.kh - 1) * p.dh < p.H && iw0 >= 0 && iw0 + (p.kw - 1) * p.dw < p.W) {  // inside the image
-          for (int64_t i = 0; i < p.kh; ++i)
-            for (int64_t j = 0; j < p.kw; ++j) {
-              const int64_t pos = (ih0 + i * p.dh) * p.W + iw0 + j * p.dw;
-              take(px[nc * p.H * p.W + pos], pos, best, at);
-            }
-          py[(nc * p.OH + oh) * p.OW + ow] = best;
-          pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
-          continue;
-        }
-        for (int64_t i = 0; i < p.kh; ++i) {
-          const int64_t ih = oh * p.sh - p.ph + i * p.dh;
-          if (ih < 0 || ih >= p.H) continue;
-          for (int64_t j = 0; j < p.kw; ++j) {
-            const int64_t iw = ow * p.sw - p.pw + j * p.dw;
-            if (iw < 0 || iw >= p.W) continue;
-            take(px[(nc * p.H + ih) * p.W + iw], ih * p.W + iw, best, at);
-          }
-        }
-        py[(nc * p.OH + oh) * p.OW + ow] = best;
-        pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
-      }
-}
-}  // namespace
-
 MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride,
                                       const IntList& padding, const IntList& dilation, bool ceil_mode) {
   const char* op = "max_pool2d";
@@ -414,12 +369,12 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
                        list_str(kernel_size) + " (output would be " + std::to_string(OH) + "x" +
                        std::to_string(OW) + ")");
   check_op_work(op, "input " + shape_str(x.shape()) + " with kernel_size " + list_str(kernel_size), {N, C, OH, OW, kh, kw});
-  Tensor y = Tensor::empty({N, C, OH, OW});
-  Tensor indices = Tensor::empty({N, C, OH, OW}, DType::Int32);
+  Tensor y = Tensor::uninitialized({N, C, OH, OW});
+  Tensor indices = Tensor::uninitialized({N, C, OH, OW}, DType::Int32);
   const float* px = x.data<float>();
   float* py = y.data<float>();
   int32_t* pi = indices.data<int32_t>();
-  max_pool_planes(px, {N * C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw}, py, pi);
+  kernels::f32_max_pool2d({px, static_cast<size_t>(N * C), H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw, py, pi});
   return {y, indices};
 }
 
