@@ -136,12 +136,18 @@ Tensor sum_to(const Tensor& grad, const Shape& shape) {
   }
   int64_t count = 1;
   for (int64_t s : shape) count *= s;
+  // The trailing dims summed away (stride 0) form runs of `run` elements that all go to one slot: each
+  // run is added in memory order, and the odometer walks the dims before it.
+  int64_t run = 1, outer_nd = nd;
+  while (outer_nd > 0 && stride[outer_nd - 1] == 0) run *= grad.shape()[--outer_nd];
   std::vector<double> acc(static_cast<size_t>(count), 0.0);
   const float* g = grad.data<float>();
   int64_t o = 0;
-  for (int64_t i = 0; i < grad.numel(); ++i) {
-    acc[o] += g[i];
-    for (int64_t d = nd - 1; d >= 0; --d) {
+  for (int64_t i = 0; i < grad.numel(); i += run) {
+    double a = acc[o];
+    for (int64_t j = 0; j < run; ++j) a += g[i + j];
+    acc[o] = a;
+    for (int64_t d = outer_nd - 1; d >= 0; --d) {
       o += stride[d];
       if (++idx[d] < grad.shape()[d]) break;
       o -= stride[d] * grad.shape()[d];

@@ -121,6 +121,19 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
   return y;
 }
 
+// std::fma(a, b, c) for floats, inline. In wasm std::fma is a call into libc (SIMD128 has no fused
+// multiply-add); this computes it in double instead: a · b is exact in double, so r = a · b + c is
+// rounded once, and rounding r to float gives the correctly rounded fma unless r lies exactly halfway
+// between two floats (its low 29 bits 0x10000000) or outside float's normal range (subnormal, inf,
+// NaN). Those rare values go to std::fma itself, so the result is std::fma's in every build.
+inline float fma_float(float a, float b, float c) {
+  const double r = static_cast<double>(a) * b + c;
+  const uint64_t bits = __builtin_bit_cast(uint64_t, r);
+  const uint64_t e = bits >> 52 & 0x7ff;
+  if ((bits & 0x1fffffff) == 0x10000000 || e < 0x3ff - 126 || e == 0x7ff) [[unlikely]] return std::fma(a, b, c);
+  return static_cast<float>(r);
+}
+
 }  // namespace
 
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
@@ -626,7 +639,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
     for (int64_t b = 0; b < N; ++b)
       for (int64_t i = 0; i < inner; ++i) {
         const int64_t at = (b * C + k) * inner + i;
-        py[at] = std::fma(px[at], alpha, beta);
+        py[at] = fma_float(px[at], alpha, beta);
       }
   }
   return y;
