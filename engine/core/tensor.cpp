@@ -73,15 +73,16 @@ int64_t checked_nbytes(const Shape& shape, DType dtype, const char* what) {
   return bytes;
 }
 
-Tensor::Tensor() : storage_(std::make_shared<std::vector<std::byte>>()) {}
+Tensor::Tensor() : storage_(std::make_shared<Storage>()) {}
 
 // The storage is allocated after every check; when the heap cannot hold it (wasm memory exhausted,
 // or natively the system refusing), a RuntimeError names the shape, as torch's allocator does.
-Tensor Tensor::empty(const Shape& shape, DType dtype) {
+Tensor Tensor::allocate(const Shape& shape, DType dtype, bool fill) {
   const int64_t bytes = checked_nbytes(shape, dtype);
   Tensor t;
   try {
-    t.storage_ = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(bytes));
+    t.storage_ = fill ? std::make_shared<Storage>(static_cast<size_t>(bytes), std::byte{0})
+                      : std::make_shared<Storage>(static_cast<size_t>(bytes));
   } catch (const std::bad_alloc&) {
     throw RuntimeError("out of memory: cannot allocate " + std::to_string(bytes) + " bytes for a tensor of shape " +
                        shape_str(shape) + " (" + dtype_name(dtype) + ")");
@@ -92,10 +93,12 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
   return t;
 }
 
-Tensor Tensor::zeros(const Shape& shape, DType dtype) { return empty(shape, dtype); }  // vector zero-fills
+Tensor Tensor::empty(const Shape& shape, DType dtype) { return allocate(shape, dtype, true); }
+Tensor Tensor::zeros(const Shape& shape, DType dtype) { return allocate(shape, dtype, true); }
+Tensor Tensor::uninitialized(const Shape& shape, DType dtype) { return allocate(shape, dtype, false); }
 
 Tensor Tensor::full(const Shape& shape, float value) {
-  Tensor t = empty(shape);
+  Tensor t = uninitialized(shape);
   std::fill_n(t.data<float>(), t.numel(), value);
   return t;
 }
@@ -115,7 +118,7 @@ void Tensor::throw_dtype_mismatch(DType want) const {
 }
 
 Tensor Tensor::clone() const {
-  Tensor t = empty(shape_, dtype_);
+  Tensor t = uninitialized(shape_, dtype_);
   if (nbytes()) std::memcpy(t.bytes(), bytes(), nbytes());
   return t;
 }

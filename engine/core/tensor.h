@@ -8,12 +8,18 @@
 //   pt::Tensor x = pt::Tensor::empty({2, 3});          // float32
 //   float* p = x.data<float>();                         // throws TypeError if the dtype differs
 //   pt::Tensor q = pt::Tensor::zeros({4}, pt::DType::Int8);
+//
+// empty() and zeros() both hand out zero-filled storage, so a read of an element nobody wrote gives 0
+// in every build, never stale memory. uninitialized() skips the fill (torch.empty's behaviour): only
+// for an operator whose loop writes every element before anything reads the tensor.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -47,10 +53,24 @@ inline constexpr int64_t kMaxTensorBytes = (int64_t{1} << 31) - 1;
 int64_t checked_nbytes(const Shape& shape, DType dtype, const char* what = "shape");
 std::string shape_str(const Shape& shape);
 
+// std::allocator, except that constructing an element without a value leaves it as it is (default-
+// initialisation), so that Tensor::uninitialized() skips the fill.
+template <class T> struct NoFillAllocator {
+  using value_type = T;
+  NoFillAllocator() = default;
+  template <class U> NoFillAllocator(const NoFillAllocator<U>&) noexcept {}
+  T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
+  void deallocate(T* p, size_t n) noexcept { std::allocator<T>().deallocate(p, n); }
+  template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... A> void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
+  template <class U> bool operator==(const NoFillAllocator<U>&) const noexcept { return true; }
+};
+
 class Tensor {
  public:
   Tensor();  // an empty float32 tensor of shape {0}
   static Tensor empty(const Shape& shape, DType dtype = DType::Float32);
+  static Tensor uninitialized(const Shape& shape, DType dtype = DType::Float32);
   static Tensor zeros(const Shape& shape, DType dtype = DType::Float32);
   static Tensor full(const Shape& shape, float value);
   static Tensor scalar(float value);  // 0-dim float32
@@ -99,7 +119,9 @@ class Tensor {
   DType dtype_ = DType::Float32;
   Shape shape_{0};
   int64_t numel_ = 0;
-  std::shared_ptr<std::vector<std::byte>> storage_;
+  using Storage = std::vector<std::byte, NoFillAllocator<std::byte>>;
+  static Tensor allocate(const Shape& shape, DType dtype, bool fill);
+  std::shared_ptr<Storage> storage_;
 };
 
 }  // namespace pt

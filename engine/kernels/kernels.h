@@ -273,4 +273,66 @@ struct GemmArgs {
 using GemmFn = void(const GemmArgs& g) noexcept;
 extern const Kernel<GemmFn> f32_gemm;
 
+// ---- f32_max_pool2d: max_pool2d's windows and the index each takes ------------------------------------
+// planes images of H x W at x (one after another) to planes outputs of OH x OW at y, and per output the
+// flat index ih · W + iw (within its plane) of the input it took. Window (oh, ow) covers the rows
+// oh · sh − ph + i · dh (i < kh) and columns ow · sw − pw + j · dw (j < kw) that lie inside the image,
+// scanned rows first as torch's cpu_max_pool (aten/src/ATen/native/cpu/MaxPoolKernel.cpp): the first
+// element, then each later one that is greater or NaN (MaxPool2d::window); a window with no element
+// inside gives −inf and index −1. The caller keeps a plane below 2^31 elements.
+struct MaxPool2d {
+  const float* x;
+  size_t planes;
+  int64_t H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
+  float* y;
+  int32_t* indices;
+
+  // Output (oh, ow) of the plane at xp: the reference's step.
+  void window(const float* xp, int64_t oh, int64_t ow, float& best, int32_t& at) const {
+    best = -std::numeric_limits<float>::infinity();
+    at = -1;
+    bool first = true;
+    for (int64_t i = 0; i < kh; ++i) {
+      const int64_t ih = oh * sh - ph + i * dh;
+      if (ih < 0 || ih >= H) continue;
+      for (int64_t j = 0; j < kw; ++j) {
+        const int64_t iw = ow * sw - pw + j * dw;
+        if (iw < 0 || iw >= W) continue;
+        const float v = xp[ih * W + iw];
+        if (first || v > best || v != v) {
+          best = v;
+          at = static_cast<int32_t>(ih * W + iw);
+          first = false;
+        }
+      }
+    }
+  }
+};
+using MaxPool2dFn = void(const MaxPool2d& p) noexcept;
+extern const Kernel<MaxPool2dFn> f32_max_pool2d;
+
+// ---- f32_fake_quant: fake quantization with an integer zero point, and its clamp mask ------------------
+// out[i], mask[i] = FakeQuant::apply(x[i]) for i < n: ATen's fake_quantize_per_tensor_affine_cachemask
+// CPU kernel (aten/src/ATen/native/quantized/cpu/kernels/QuantizedOpKernels.cpp,
+// fake_quantize_tensor_cachemask_kernel): qf = zp + rne(x · inv_scale) in float, y = (clamp(qf) − zp) ·
+// scale, mask = quant_min ≤ qf ≤ quant_max; NaN clamps to quant_min. inv_scale is the caller's 1 / scale
+// (the per-channel caller applies one channel's FakeQuant element by element).
+struct FakeQuant {
+  float scale, inv_scale;
+  int64_t zero_point, quant_min, quant_max;
+
+  void apply(float v, float& out, uint8_t& mask) const {
+    const float qf = static_cast<float>(zero_point) + std::nearbyint(v * inv_scale);
+    // clamp in compares (std::fmin / std::fmax are calls into libc in wasm)
+    const double d = static_cast<double>(qf);
+    const int64_t q = !(d >= static_cast<double>(quant_min)) ? quant_min
+                      : d > static_cast<double>(quant_max)   ? quant_max
+                                                             : static_cast<int64_t>(d);
+    out = static_cast<float>(q - zero_point) * scale;
+    mask = (quant_min <= qf && qf <= quant_max) ? 1 : 0;
+  }
+};
+using FakeQuantFn = void(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept;
+extern const Kernel<FakeQuantFn> f32_fake_quant;
+
 }  // namespace pt::kernels

@@ -15,6 +15,12 @@ AMinMax f32_histc_aminmax__wasmsimd(const float* x, size_t n, HistcRange range, 
 void f32_gemm__scalar(const GemmArgs& g) noexcept;
 void f32_gemm__wasmsimd(const GemmArgs& g) noexcept;
 
+void f32_max_pool2d__scalar(const MaxPool2d& p) noexcept;
+void f32_max_pool2d__wasmsimd(const MaxPool2d& p) noexcept;
+
+void f32_fake_quant__scalar(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept;
+void f32_fake_quant__wasmsimd(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept;
+
 // ---- integer kernels ----
 void i16_gemm__scalar(const I16Gemm& g) noexcept;
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;

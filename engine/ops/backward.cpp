@@ -23,14 +23,14 @@ void require_shape(const Tensor& t, const Shape& want, const char* op, const cha
 }
 
 Tensor from_double(const Shape& shape, const std::vector<double>& acc) {
-  Tensor t = Tensor::empty(shape);
+  Tensor t = Tensor::uninitialized(shape);
   std::transform(acc.begin(), acc.end(), t.data<float>(), [](double v) { return static_cast<float>(v); });
   return t;
 }
 
 template <class F> Tensor map_grad(const Tensor& grad, const Tensor& other, const char* op, F f) {
   require_shape(other, grad.shape(), op, "the saved tensor");
-  Tensor out = Tensor::empty(grad.shape());
+  Tensor out = Tensor::uninitialized(grad.shape());
   const float* g = grad.data<float>();
   const float* o = other.data<float>();
   float* y = out.data<float>();
@@ -56,11 +56,11 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Sha
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   Tensor dx = Tensor::zeros(input_shape);
-  std::vector<float> cols(g.pointwise() ? 0 : K * P);
+  const auto cols = scratch_floats(g.pointwise() ? 0 : K * P);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* dx_ng = dx.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W;
-      float* dcols = g.pointwise() ? dx_ng : cols.data();  // 1x1: the columns are the image
+      float* dcols = g.pointwise() ? dx_ng : cols.get();  // 1x1: the columns are the image
       kernels::f32_gemm({K, P, Og, weight.data<float>() + grp * Og * K, 1, K, grad.data<float>() + (n * g.O + grp * Og) * P,
                          P, dcols, P, false});
       if (!g.pointwise()) col2im(dcols, g, dx_ng);
@@ -74,14 +74,14 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   std::vector<double> dw(static_cast<size_t>(g.O) * K, 0.0);
-  std::vector<float> scratch(g.pointwise() ? 0 : K * P), grad_t(P * Og), part(K * Og);
+  const auto scratch = scratch_floats(g.pointwise() ? 0 : K * P), grad_t = scratch_floats(P * Og), part = scratch_floats(K * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
       const float* gr = grad.data<float>() + (n * g.O + grp * Og) * P;
       for (size_t o = 0; o < Og; ++o)
         for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];
-      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.data(), Og, part.data(), Og, false});
+      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.get(), Og, part.get(), Og, false});
       double* dw_g = dw.data() + grp * Og * K;
       for (size_t k = 0; k < K; ++k)
         for (size_t o = 0; o < Og; ++o) dw_g[o * K + k] += part[k * Og + o];
@@ -101,7 +101,7 @@ Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
   check_op_work("linear_backward", "grad_output " + shape_str(grad.shape()) + " and weight " + shape_str(weight.shape()), {R, out, in});
   Shape shape = grad.shape();
   shape.back() = in;
-  Tensor dx = Tensor::empty(shape);
+  Tensor dx = Tensor::uninitialized(shape);
   kernels::f32_gemm({size_t(R), size_t(in), size_t(out), grad.data<float>(), size_t(out), 1, weight.data<float>(), size_t(in),
                      dx.data<float>(), size_t(in), false});
   return dx;
@@ -113,7 +113,7 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
                        shape_str(input.shape()));
   const int64_t out = grad.size(-1), in = input.size(-1), R = rows_of(grad);
   check_op_work("linear_backward", "grad_output " + shape_str(grad.shape()) + " and input " + shape_str(input.shape()), {R, out, in});
-  Tensor dw = Tensor::empty({out, in});
+  Tensor dw = Tensor::uninitialized({out, in});
   kernels::f32_gemm({size_t(out), size_t(in), size_t(R), grad.data<float>(), 1, size_t(out), input.data<float>(), size_t(in),
                      dw.data<float>(), size_t(in), false});
   return dw;
@@ -136,12 +136,18 @@ Tensor sum_to(const Tensor& grad, const Shape& shape) {
   }
   int64_t count = 1;
   for (int64_t s : shape) count *= s;
+  // The trailing dims summed away (stride 0) form runs of `run` elements that all go to one slot: each
+  // run is added in memory order, and the odometer walks the dims before it.
+  int64_t run = 1, outer_nd = nd;
+  while (outer_nd > 0 && stride[outer_nd - 1] == 0) run *= grad.shape()[--outer_nd];
   std::vector<double> acc(static_cast<size_t>(count), 0.0);
   const float* g = grad.data<float>();
   int64_t o = 0;
-  for (int64_t i = 0; i < grad.numel(); ++i) {
-    acc[o] += g[i];
-    for (int64_t d = nd - 1; d >= 0; --d) {
+  for (int64_t i = 0; i < grad.numel(); i += run) {
+    double a = acc[o];
+    for (int64_t j = 0; j < run; ++j) a += g[i + j];
+    acc[o] = a;
+    for (int64_t d = outer_nd - 1; d >= 0; --d) {
       o += stride[d];
       if (++idx[d] < grad.shape()[d]) break;
       o -= stride[d] * grad.shape()[d];
@@ -226,7 +232,7 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& i
   for (int64_t k = d + 1; k < nd; ++k) inner *= grad.size(k);
   int64_t offset = 0;
   for (const Shape& s : input_shapes) {
-    Tensor t = Tensor::empty(s);
+    Tensor t = Tensor::uninitialized(s);
     const int64_t chunk = s[d] * inner, row = grad.size(d) * inner;
     for (int64_t o = 0; o < outer; ++o) {
       const float* src = grad.data<float>() + o * row + offset * inner;

@@ -10,7 +10,9 @@
 // K = Cg * KH * KW rows (one per weight element of an output channel), P = OH * OW columns (one per
 // output position); a window position that falls in the padding reads 0 (im2col) / is dropped (col2im).
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "core/tensor.h"
 #include "ops/ops.h"
@@ -41,5 +43,8 @@ const float* columns(const float* x, const ConvGeometry& g, float* scratch);
 // The adjoint of im2col: x[c, ih, iw] += cols[(c, kh, kw)][(oh, ow)] for every window position inside
 // the image, in float, in the order of the loops (c, kh, kw, oh, ow).
 void col2im(const float* cols, const ConvGeometry& g, float* x);
+
+// Scratch floats for columns and partial products, not cleared: every user writes them before reading.
+inline std::unique_ptr<float[]> scratch_floats(size_t n) { return std::unique_ptr<float[]>(new float[n]); }
 
 }  // namespace pt::ops

@@ -55,7 +55,7 @@ void require_channel_vector(const Tensor& t, int64_t c, const char* op, const ch
 
 template <class F> Tensor map_unary(const Tensor& x, const char* op, F f) {
   require_float(x, op, "input");
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   const float* px = x.data<float>();
   float* py = y.data<float>();
   for (int64_t i = 0; i < x.numel(); ++i) py[i] = f(px[i]);
@@ -89,7 +89,7 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
     cb.push_back(sb[d]);
   }
   if (dims.empty()) dims = {1}, ca = {0}, cb = {0};
-  Tensor y = Tensor::empty(out);
+  Tensor y = Tensor::uninitialized(out);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* py = y.data<float>();
@@ -119,6 +119,19 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
     }
   }
   return y;
+}
+
+// std::fma(a, b, c) for floats, inline. In wasm std::fma is a call into libc (SIMD128 has no fused
+// multiply-add); this computes it in double instead: a · b is exact in double, so r = a · b + c is
+// rounded once, and rounding r to float gives the correctly rounded fma unless r lies exactly halfway
+// between two floats (its low 29 bits 0x10000000) or outside float's normal range (subnormal, inf,
+// NaN). Those rare values go to std::fma itself, so the result is std::fma's in every build.
+inline float fma_float(float a, float b, float c) {
+  const double r = static_cast<double>(a) * b + c;
+  const uint64_t bits = __builtin_bit_cast(uint64_t, r);
+  const uint64_t e = bits >> 52 & 0x7ff;
+  if ((bits & 0x1fffffff) == 0x10000000 || e < 0x3ff - 126 || e == 0x7ff) [[unlikely]] return std::fma(a, b, c);
+  return static_cast<float>(r);
 }
 
 }  // namespace
@@ -272,7 +285,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   require_float(weight, "conv2d", "weight");
   const ConvGeometry g = conv2d_geometry(input.shape(), weight.shape(), stride, padding, dilation, groups);
   if (bias) require_channel_vector(*bias, g.O, "conv2d", "bias");
-  Tensor y = Tensor::empty({g.N, g.O, g.OH, g.OW});
+  Tensor y = Tensor::uninitialized({g.N, g.O, g.OH, g.OW});
   const float* x = input.data<float>();
   const float* w = weight.data<float>();
   const float* b = bias ? bias->data<float>() : nullptr;
@@ -280,13 +293,13 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
   // columns, each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<float> scratch(g.pointwise() ? 0 : static_cast<size_t>(K * P));
+  const auto scratch = scratch_floats(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* plane = out + (n * g.O + grp * Og) * P;
       if (b)
         for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b[grp * Og + o]);
-      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.data());
+      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
       kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P),
                          b != nullptr});
     }
@@ -310,7 +323,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   check_op_work(op, "input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()), {rows, outf, in});
   Shape out_shape = input.shape();
   out_shape.back() = outf;
-  Tensor y = Tensor::empty(out_shape);
+  Tensor y = Tensor::uninitialized(out_shape);
   // y = bias + input · weightᵀ through f32_gemm (weight transposed once), each output one float32
   // chain over the input features in order.
   const float* w = weight.data<float>();
@@ -343,51 +356,6 @@ Tensor hardtanh(const Tensor& x, double min_val, double max_val) {
   return map_unary(x, "hardtanh", [lo, hi](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
-namespace {
-// max_pool2d's window over planes images of H x W (N * C of them), the output OH x OW.
-struct PoolWindow {
-  int64_t planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw;
-};
-
-PT_HOT_LOOP void max_pool_planes(const float* px, const PoolWindow& p, float* py, int32_t* pi) {
-  // torch's scan: the window's first element, then each later one that is greater or NaN.
-  auto take = [](float v, int64_t pos, float& best, int64_t& at) {
-    if (v > best || std::isnan(v) || at < 0) {
-      best = v;
-      at = pos;
-    }
-  };
-  for (int64_t nc = 0; nc < p.planes; ++nc)
-    for (int64_t oh = 0; oh < p.OH; ++oh)
-      for (int64_t ow = 0; ow < p.OW; ++ow) {
-        float best = -std::numeric_limits<float>::infinity();
-        int64_t at = -1;
-        const int64_t ih0 = oh * p.sh - p.ph, iw0 = ow * p.sw - p.pw;
-        if (ih0 >= 0 && ih0 + (p.kh - 1) * p.dh < p.H && iw0 >= 0 && iw0 + (p.kw - 1) * p.dw < p.W) {  // inside the image
-          for (int64_t i = 0; i < p.kh; ++i)
-            for (int64_t j = 0; j < p.kw; ++j) {
-              const int64_t pos = (ih0 + i * p.dh) * p.W + iw0 + j * p.dw;
-              take(px[nc * p.H * p.W + pos], pos, best, at);
-            }
-          py[(nc * p.OH + oh) * p.OW + ow] = best;
-          pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
-          continue;
-        }
-        for (int64_t i = 0; i < p.kh; ++i) {
-          const int64_t ih = oh * p.sh - p.ph + i * p.dh;
-          if (ih < 0 || ih >= p.H) continue;
-          for (int64_t j = 0; j < p.kw; ++j) {
-            const int64_t iw = ow * p.sw - p.pw + j * p.dw;
-            if (iw < 0 || iw >= p.W) continue;
-            take(px[(nc * p.H + ih) * p.W + iw], ih * p.W + iw, best, at);
-          }
-        }
-        py[(nc * p.OH + oh) * p.OW + ow] = best;
-        pi[(nc * p.OH + oh) * p.OW + ow] = static_cast<int32_t>(at);
-      }
-}
-}  // namespace
-
 MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_size, const IntList& stride,
                                       const IntList& padding, const IntList& dilation, bool ceil_mode) {
   const char* op = "max_pool2d";
@@ -414,12 +382,12 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
                        list_str(kernel_size) + " (output would be " + std::to_string(OH) + "x" +
                        std::to_string(OW) + ")");
   check_op_work(op, "input " + shape_str(x.shape()) + " with kernel_size " + list_str(kernel_size), {N, C, OH, OW, kh, kw});
-  Tensor y = Tensor::empty({N, C, OH, OW});
-  Tensor indices = Tensor::empty({N, C, OH, OW}, DType::Int32);
+  Tensor y = Tensor::uninitialized({N, C, OH, OW});
+  Tensor indices = Tensor::uninitialized({N, C, OH, OW}, DType::Int32);
   const float* px = x.data<float>();
   float* py = y.data<float>();
   int32_t* pi = indices.data<int32_t>();
-  max_pool_planes(px, {N * C, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw}, py, pi);
+  kernels::f32_max_pool2d({px, static_cast<size_t>(N * C), H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw, py, pi});
   return {y, indices};
 }
 
@@ -527,7 +495,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   int64_t outer = 1, inner = 1;
   for (int64_t k = 0; k < d; ++k) outer *= out[k];
   for (int64_t k = d + 1; k < static_cast<int64_t>(out.size()); ++k) inner *= out[k];
-  Tensor y = Tensor::empty(out);
+  Tensor y = Tensor::uninitialized(out);
   float* py = y.data<float>();
   for (int64_t o = 0; o < outer; ++o)
     for (const Tensor& t : tensors) {
@@ -572,7 +540,7 @@ Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
   }
   int64_t inner = 1;
   for (int64_t k = 2; k < x.dim(); ++k) inner *= x.size(k);
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   const float* px = x.data<float>();
   float* py = y.data<float>();
   for (int64_t n = 0; n < x.size(0); ++n)
@@ -648,7 +616,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
   const BatchNormStats st = batch_norm_stats(x, eps);
   const int64_t n = st.n, inner = C ? x.numel() / (N * C) : 0;
   const float* px = x.data<float>();
-  Tensor y = Tensor::empty(x.shape());
+  Tensor y = Tensor::uninitialized(x.shape());
   float* py = y.data<float>();
   const float m = static_cast<float>(momentum);
   for (int64_t k = 0; k < C; ++k) {
@@ -671,7 +639,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
     for (int64_t b = 0; b < N; ++b)
       for (int64_t i = 0; i < inner; ++i) {
         const int64_t at = (b * C + k) * inner + i;
-        py[at] = std::fma(px[at], alpha, beta);
+        py[at] = fma_float(px[at], alpha, beta);
       }
   }
   return y;

@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "kernels/kernels.h"
+
 namespace pt {
 
 namespace {
@@ -109,17 +111,6 @@ void check_zero_point_in_range(int64_t zp, int64_t quant_min, int64_t quant_max)
     throw RuntimeError("`zero_point` must be between `quant_min` and `quant_max`, got zero_point=" +
                        std::to_string(zp) + " for range " + std::to_string(quant_min) + ".." +
                        std::to_string(quant_max));
-}
-
-// The CPU kernel: qf = zp + rne(x·inv); y = (clamp(qf) − zp)·scale; mask = qmin <= qf <= qmax.
-// fmax/fmin send NaN to quant_min.
-void fake_quant_value(float v, float scale, float inv_scale, int64_t zp, int64_t quant_min, int64_t quant_max,
-                      float& out, uint8_t& mask) {
-  const float qf = static_cast<float>(zp) + std::nearbyint(v * inv_scale);
-  const int64_t q = static_cast<int64_t>(
-      std::fmin(std::fmax(static_cast<double>(qf), static_cast<double>(quant_min)), static_cast<double>(quant_max)));
-  out = static_cast<float>(q - zp) * scale;
-  mask = (quant_min <= qf && qf <= quant_max) ? 1 : 0;
 }
 
 // The CPU kernel with a float zero point (ATen fake_quant_per_channel_cachemask_cpu, float zero_point
@@ -266,12 +257,12 @@ FakeQuantOutput fake_quantize_per_tensor_affine_cachemask(const Tensor& x, float
   check_float_input(x, "fake_quantize_per_tensor_affine");
   check_fake_quant_args(quant_min, quant_max);
   check_zero_point_in_range(zero_point, quant_min, quant_max);
-  FakeQuantOutput r{Tensor::empty(x.shape()), Tensor::empty(x.shape(), DType::UInt8)};
+  FakeQuantOutput r{Tensor::uninitialized(x.shape()), Tensor::uninitialized(x.shape(), DType::UInt8)};
   const float inv = 1.0f / scale;
   const float* p = x.data<float>();
   float* o = r.output.data<float>();
   uint8_t* m = r.mask.data<uint8_t>();
-  for (int64_t i = 0; i < x.numel(); ++i) fake_quant_value(p[i], scale, inv, zero_point, quant_min, quant_max, o[i], m[i]);
+  kernels::f32_fake_quant(p, static_cast<size_t>(x.numel()), {scale, inv, zero_point, quant_min, quant_max}, o, m);
   return r;
 }
 
@@ -295,7 +286,7 @@ FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, cons
   if (!float_zp)
     for (int64_t c = 0; c < lay.channels; ++c)
       check_zero_point_in_range(zero_point.data<int32_t>()[c], quant_min, quant_max);
-  FakeQuantOutput r{Tensor::empty(x.shape()), Tensor::empty(x.shape(), DType::UInt8)};
+  FakeQuantOutput r{Tensor::uninitialized(x.shape()), Tensor::uninitialized(x.shape(), DType::UInt8)};
   const float* p = x.data<float>();
   float* o = r.output.data<float>();
   uint8_t* m = r.mask.data<uint8_t>();
@@ -304,7 +295,7 @@ FakeQuantOutput fake_quantize_per_channel_affine_cachemask(const Tensor& x, cons
     if (float_zp)
       fake_quant_value_float_zp(p[i], s[c], 1.0f / s[c], zero_point.data<float>()[c], quant_min, quant_max, o[i], m[i]);
     else
-      fake_quant_value(p[i], s[c], 1.0f / s[c], zero_point.data<int32_t>()[c], quant_min, quant_max, o[i], m[i]);
+      kernels::FakeQuant{s[c], 1.0f / s[c], zero_point.data<int32_t>()[c], quant_min, quant_max}.apply(p[i], o[i], m[i]);
   }
   return r;
 }
@@ -318,7 +309,7 @@ Tensor fake_quantize_backward(const Tensor& grad, const Tensor& mask) {
   if (grad.shape() != mask.shape())
     throw ValueError("fake_quantize_backward: grad " + shape_str(grad.shape()) + " and mask " +
                      shape_str(mask.shape()) + " must have the same shape");
-  Tensor out = Tensor::empty(grad.shape());
+  Tensor out = Tensor::uninitialized(grad.shape());
   const float* g = grad.data<float>();
   const uint8_t* m = mask.data<uint8_t>();
   float* o = out.data<float>();

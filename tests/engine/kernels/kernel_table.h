@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kernel_tester.h"
@@ -274,6 +275,69 @@ kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
           }};
 }
 
+// max_pool2d's shapes: 1 to 3 planes, windows of 1 to 4 taps a side with stride 1 to 3, dilation 1 or 2,
+// padding up to half the window, floor or ceil output sizes (ceil lets a last window hang over the edge);
+// the plane about sqrt(n) a side, so that n = 100003 gives a row of some 300 outputs.
+kt::Call<MaxPool2dFn> draw_max_pool2d(kt::Rng& r, size_t n) {
+  auto tap = [&r] { return 1 + static_cast<int64_t>(r.below(4)); };
+  const int64_t kh = tap(), kw = tap(), sh = 1 + static_cast<int64_t>(r.below(3)), sw = r.chance(0.5) ? 1 + static_cast<int64_t>(r.below(3)) : 2;
+  const int64_t dh = r.chance(0.8) ? 1 : 2, dw = r.chance(0.8) ? 1 : 2;
+  const int64_t ph = static_cast<int64_t>(r.below(static_cast<uint64_t>(kh / 2 + 1))), pw = static_cast<int64_t>(r.below(static_cast<uint64_t>(kw / 2 + 1)));
+  const bool ceil_mode = r.chance(0.3);
+  const int64_t side = 1 + static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+  const int64_t H = std::max<int64_t>((kh - 1) * dh + 1, 1 + static_cast<int64_t>(r.below(static_cast<uint64_t>(std::min<int64_t>(side, 24))))),
+                W = std::max<int64_t>((kw - 1) * dw + 1, side + static_cast<int64_t>(r.below(5)));
+  auto out_size = [ceil_mode](int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {  // as ops::max_pool2d
+    const int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+    int64_t o = num / s + 1;
+    if (ceil_mode && (o - 1) * s >= in + p) --o;
+    return o;
+  };
+  const int64_t OH = out_size(H, kh, sh, ph, dh), OW = out_size(W, kw, sw, pw, dw);
+  const size_t planes = 1 + r.below(3);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, planes * static_cast<size_t>(H * W), kt::FloatMix::draw(r)));
+  char shape[200];
+  std::snprintf(shape, sizeof shape, "planes=%zu H=%lld W=%lld k=%lldx%lld stride=%lldx%lld pad=%lldx%lld dil=%lldx%lld ceil=%d",
+                planes, (long long)H, (long long)W, (long long)kh, (long long)kw, (long long)sh, (long long)sw, (long long)ph,
+                (long long)pw, (long long)dh, (long long)dw, int(ceil_mode));
+  return {shape, [=](MaxPool2dFn* fn) {
+            const size_t outs = planes * static_cast<size_t>(OH * OW);
+            std::vector<float> y(outs, 1234.5f);
+            std::vector<int32_t> at(outs, -7);
+            fn({x->data(), planes, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw, y.data(), at.data()});
+            kt::Outputs out{{"y", {}}, {"indices", std::vector<uint32_t>(at.begin(), at.end())}};
+            for (float v : y) out[0].words.push_back(kt::bits(v));
+            return out;
+          }};
+}
+
+// fake quantization's ranges (int8, uint8, 4-bit, int16, int32 and one past 2^24, where the SIMD variant
+// hands the call to the reference), a zero point inside the range, a scale from 2^-20 to 2^4 (its
+// reciprocal as callers compute it) and values drawn around scale · range, specials included.
+kt::Call<FakeQuantFn> draw_fake_quant(kt::Rng& r, size_t n) {
+  static const std::vector<std::pair<int64_t, int64_t>> ranges = {
+      {-128, 127}, {0, 255}, {-127, 127}, {0, 15}, {-32768, 32767}, {-(int64_t{1} << 31), (int64_t{1} << 31) - 1},
+      {0, (int64_t{1} << 24) + 1}};
+  const auto [lo, hi] = r.pick(ranges);
+  const int64_t zp = lo + static_cast<int64_t>(r.below(static_cast<uint64_t>(hi - lo) + 1));
+  const float scale = std::ldexp(1.0f + r.unit(), static_cast<int>(r.below(25)) - 20);
+  kt::FloatMix mix = kt::FloatMix::draw(r);
+  mix.scale = scale * static_cast<float>(std::min<int64_t>(hi - lo, 1 << 20)) * (r.chance(0.5) ? 0.5f : 1.5f);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, mix));
+  const FakeQuant p{scale, 1.0f / scale, zp, lo, hi};
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu scale=%a zp=%lld range=[%lld, %lld]", n, static_cast<double>(scale),
+                static_cast<long long>(zp), static_cast<long long>(lo), static_cast<long long>(hi));
+  return {shape, [=](FakeQuantFn* fn) {
+            std::vector<float> out(n, 1234.5f);
+            std::vector<uint8_t> mask(n, 0xa5);
+            fn(x->data(), n, p, out.data(), mask.data());
+            kt::Outputs o{{"out", {}}, {"mask", std::vector<uint32_t>(mask.begin(), mask.end())}};
+            for (float v : out) o[0].words.push_back(kt::bits(v));
+            return o;
+          }};
+}
+
 // The table: one row per kernel of the room.
 std::vector<kt::KernelUnderTest> kernels_under_test() {
   return {
@@ -287,6 +351,8 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(q8_sum, draw_q8_sum),
       // float kernels for training and the float graph
       kt::under_test(f32_gemm, draw_gemm),
+      kt::under_test(f32_max_pool2d, draw_max_pool2d),
+      kt::under_test(f32_fake_quant, draw_fake_quant),
   };
 }
 
