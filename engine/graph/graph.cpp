@@ -370,11 +370,19 @@ GraphModule GraphModule::clone() const {
   for (const auto& [original, copy] : pairs) copy->relink(pairs);
   std::unordered_map<const Node*, Node*> map;
   for (const Node* n : graph.nodes()) {
+    // An input must be an earlier node of this graph (what graph.lint() checks); an edit can break that.
+    const auto copied = [&](const Node* in) {
+      auto it = map.find(in);
+      if (it == map.end())
+        throw RuntimeError("clone(): node '" + n->name + "' uses '" + in->name +
+                           "', which is not an earlier node of this graph (graph.lint() names the problem)");
+      return it->second;
+    };
     std::vector<Arg> args = n->args();
     for (Arg& a : args) {
-      if (Node* in = a.node()) a = Arg(map.at(in));
+      if (Node* in = a.node()) a = Arg(copied(in));
       if (auto* ns = std::get_if<std::vector<Node*>>(&a.v))
-        for (Node*& in : *ns) in = map.at(in);
+        for (Node*& in : *ns) in = copied(in);
     }
     Node* c = out.graph.create_node(n->op, n->target, std::move(args), n->name);
     c->meta = n->meta;

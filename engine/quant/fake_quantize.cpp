@@ -262,8 +262,9 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
     throw RuntimeError("In ChooseQuantizationParams, qmin should be less than qmax, got qmin " +
                        std::to_string(qmin) + ", qmax " + std::to_string(qmax));
   if (min < 0 && max > 0 && preserve_sparsity) {
-    const int32_t sym_qmin = -((qmax - qmin) / 2 + 1);
-    const int32_t sym_qmax = (qmax - qmin) / 2;
+    const int64_t half = (int64_t{qmax} - qmin) / 2;  // in int64_t: qmax - qmin overflows int32_t for extreme ranges
+    const auto sym_qmin = static_cast<int32_t>(-(half + 1));
+    const auto sym_qmax = static_cast<int32_t>(half);
     const double max_scale = std::max(std::fabs(min / static_cast<float>(sym_qmin)),
                                       std::fabs(max / static_cast<float>(sym_qmax)));
     min = static_cast<float>(max_scale * sym_qmin);
@@ -272,15 +273,15 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
   min = std::min(min, 0.0f);
   max = std::max(max, 0.0f);
   // The range divided in double, the scale kept as the float32 the kernel will use.
-  float scale = static_cast<float>((static_cast<double>(max) - min) / (qmax - qmin));
+  float scale = static_cast<float>((static_cast<double>(max) - min) / (static_cast<double>(qmax) - qmin));
   if (scale == 0.0f || std::isinf(1.0f / scale)) scale = 0.1f;
   if (scale < kSmallScaleThreshold) {
     const float org_scale = scale;
     scale = kSmallScaleThreshold;
     if (min == 0.0f) {
-      max = kSmallScaleThreshold * static_cast<float>(qmax - qmin);
+      max = kSmallScaleThreshold * static_cast<float>(static_cast<double>(qmax) - qmin);
     } else if (max == 0.0f) {
-      min = -kSmallScaleThreshold * static_cast<float>(qmax - qmin);
+      min = -kSmallScaleThreshold * static_cast<float>(static_cast<double>(qmax) - qmin);
     } else {
       const float amplifier = kSmallScaleThreshold / org_scale;
       min *= amplifier;
@@ -291,10 +292,10 @@ TensorQuantizationParams choose_quantization_params(float min, float max, int32_
   const double s = scale;
   const double zp_from_min = qmin - min / s;
   const double zp_from_max = qmax - max / s;
-  const double zp_from_min_error = std::abs(qmin) + std::abs(min / s);
-  const double zp_from_max_error = std::abs(qmax) + std::abs(max / s);
+  const double zp_from_min_error = std::abs(static_cast<double>(qmin)) + std::abs(min / s);
+  const double zp_from_max_error = std::abs(static_cast<double>(qmax)) + std::abs(max / s);
   double initial_zp = zp_from_min_error < zp_from_max_error ? zp_from_min : zp_from_max;
-  if (min < 0 && max > 0 && preserve_sparsity) initial_zp = static_cast<double>(qmin + qmax) / 2;
+  if (min < 0 && max > 0 && preserve_sparsity) initial_zp = (static_cast<double>(qmin) + qmax) / 2;
   int32_t zp;
   if (initial_zp < qmin)
     zp = qmin;

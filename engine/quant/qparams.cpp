@@ -59,12 +59,12 @@ ChannelQParams channel_qparams(float min_val, float max_val, int64_t quant_min, 
     return {scale, 0, (-1.0f * min_val) / scale};
   }
   const float scale = std::max((max_pos - min_neg) / range, eps);
-  // torch: quant_min - round(min_neg / scale).to(torch.int), in int32 tensors. A scale of 0 (eps <= 0 on an all-zero
-  // range) makes 0 / 0: torch converts that NaN to INT32_MIN (x86's conversion) and the difference wraps.
+  // torch: quant_min - round(min_neg / scale).to(torch.int), in int32 tensors. x86 converts a float outside int32's
+  // range, or a NaN (a scale of 0 from eps <= 0 on an all-zero range makes 0 / 0), to INT32_MIN, and the
+  // difference wraps.
   const float steps = std::nearbyint(min_neg / scale);
-  const int64_t zp = std::isfinite(steps)
-                         ? quant_min - static_cast<int64_t>(steps)
-                         : static_cast<int32_t>(static_cast<uint32_t>(quant_min) - static_cast<uint32_t>(INT32_MIN));
+  const int32_t steps_i = steps >= -2147483648.0f && steps < 2147483648.0f ? static_cast<int32_t>(steps) : INT32_MIN;
+  const int64_t zp = static_cast<int32_t>(static_cast<uint32_t>(quant_min) - static_cast<uint32_t>(steps_i));
   return {scale, std::clamp(zp, quant_min, quant_max), 0.0f};
 }
 
