@@ -14,8 +14,12 @@
 //   cmake --build build/wasm --target bench_kernels
 //   node bench/kernels/run.js [--build build/wasm] [--rounds 3] [--quick]
 //
-// Timing: JS drives every call; per workload ≥ 30 warm-up calls, then timed calls until
+// Timing: JS drives every call; per step and round ≥ 30 warm-up calls, then timed calls until
 // ≥ 200 calls and ≥ 3 s (--quick: 10 / 50 / 0.5 s); the median per round, the lowest median of the rounds.
+// The rounds run round-robin over every step (ours and the anchors), so a burst of load from the machine's
+// other processes hits them alike. (CPU time is no better a clock here: process.cpuUsage counts every
+// thread of the process, V8's compiler and GC threads too; in a trial every step's CPU time a call was
+// above its wall-clock median, the anchors' up to 5×.)
 // Anchors are timed with their JS↔wasm copies (ORT: session.run with the same input; tfjs: op, dataSync,
 // dispose); ours on codes already in wasm memory, as the engine's graphs pass them. The ONNX models are
 // written by a small protobuf encoder below (ir_version 8, opset 13, one node, raw_data initializers).
@@ -34,6 +38,7 @@ const PEAK_INT8 = 54.4;
 const require = createRequire(join(here, 'node_modules', 'x.js'));
 
 // ---- timing harness -------------------------------------------------------------------------------
+// One round of one step: the median wall-clock call, in ms.
 async function timeRound(fn) {
   for (let i = 0; i < budget.warmup; i++) await fn();
   const ts = [];
@@ -45,11 +50,6 @@ async function timeRound(fn) {
   }
   ts.sort((x, y) => x - y);
   return ts[ts.length >> 1];
-}
-async function best(fn) {
-  let m = Infinity;
-  for (let r = 0; r < rounds; r++) m = Math.min(m, await timeRound(fn));
-  return m;
 }
 
 // ---- a minimal protobuf / ONNX writer ---------------------------------------------------------------
@@ -118,8 +118,8 @@ function matMulInteger(M, K, N, signed) {
 }
 
 // ---- the runs ---------------------------------------------------------------------------------------
-const rows = [];
-const report = (workload, impl, ms, macs, ours) => rows.push({ workload, impl, ms, macs, ours });
+// A step: { workload, impl, macs, ours, prepare() (makes it the module's current call, for ours), fn }.
+const steps = [];
 
 async function main() {
   const benchJs = join(buildDir, 'bench', 'bench_kernels.js');
@@ -138,10 +138,7 @@ async function main() {
     ['tiny, batch 1', 'ours lowered int8 (xnnpack)', () => M._bench_tiny_setup(1, 1), 0],
     ['tiny, batch 1', 'ours float', () => M._bench_tiny_setup(0, 1), 0],
   ];
-  for (const [w, impl, setup, macs] of ours) {
-    setup();
-    report(w, impl, await best(run), macs, true);
-  }
+  for (const [workload, impl, prepare, macs] of ours) steps.push({ workload, impl, macs, ours: true, prepare, fn: run });
 
   let ort = null;
   try { ort = require('onnxruntime-web'); } catch { console.log('onnxruntime-web not installed: see the header of this file'); }
@@ -155,11 +152,11 @@ async function main() {
       ['GEMM 256^3', 'ORT-web MatMulInteger U8S8', matMulInteger(256, 256, 256, false), gemm],
       ['GEMM 256^3', 'ORT-web MatMulInteger S8S8', matMulInteger(256, 256, 256, true), gemm],
     ];
-    for (const [w, impl, m, macs] of anchors) {
+    for (const [workload, impl, m, macs] of anchors) {
       const session = await ort.InferenceSession.create(m.bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
       const [name, type, data, dims] = m.input;
       const feeds = { [name]: new ort.Tensor(type, data, dims) };
-      report(w, impl, await best(() => session.run(feeds)), macs, false);
+      steps.push({ workload, impl, macs, ours: false, prepare: () => {}, fn: () => session.run(feeds) });
     }
   }
 
@@ -173,23 +170,31 @@ async function main() {
     await tf.setBackend('wasm');
   } catch (e) { console.log(`tfjs-backend-wasm unavailable (${e.message}): see the header of this file`); tf = null; }
   if (tf) {
-    for (const [w, C, H, macs] of [['conv 3x3 32->32 32x32', 32, 32, conv32], ['conv 3x3 8->8 16x16', 8, 16, conv8]]) {
+    for (const [workload, C, H, macs] of [['conv 3x3 32->32 32x32', 32, 32, conv32], ['conv 3x3 8->8 16x16', 8, 16, conv8]]) {
       const x = tf.tensor4d(Float32Array.from({ length: H * H * C }, () => rnd() - 0.5), [1, H, H, C]);
       const f = tf.tensor4d(Float32Array.from({ length: 9 * C * C }, () => rnd() - 0.5), [3, 3, C, C]);
-      report(w, 'tfjs-wasm conv2d fp32', await best(() => { const y = tf.conv2d(x, f, 1, 'same'); y.dataSync(); y.dispose(); }), macs, false);
+      steps.push({ workload, impl: 'tfjs-wasm conv2d fp32', macs, ours: false, prepare: () => {},
+        fn: () => { const y = tf.conv2d(x, f, 1, 'same'); y.dataSync(); y.dispose(); } });
     }
   }
+
+  for (const st of steps) st.ms = Infinity;
+  for (let r = 0; r < rounds; r++)
+    for (const st of steps) {
+      st.prepare();
+      st.ms = Math.min(st.ms, await timeRound(st.fn));
+    }
 
   console.log(`bench/kernels: node ${process.version}, ${rounds} round(s)${quick ? ' (quick)' : ''}, load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}, checksum ${M._bench_checksum()}`);
   console.log('| workload | implementation | median ms | GMAC/s | % of 54.4 int8 peak | anchor time / ours |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of rows) {
+  for (const r of steps) {
     const gmacs = r.macs ? r.macs / (r.ms * 1e6) : null;
-    const mine = rows.filter((o) => o.ours && o.workload === r.workload);
+    const mine = steps.filter((o) => o.ours && o.workload === r.workload);
     const ratios = r.ours ? '' : mine.map((o) => `${(r.ms / o.ms).toFixed(2)}x vs ${o.impl.replace(/^ours /, '')}`).join('; ');
     console.log(`| ${r.workload} | ${r.impl} | ${r.ms.toFixed(4)} | ${gmacs ? gmacs.toFixed(1) : '-'} | ${gmacs ? ((100 * gmacs) / PEAK_INT8).toFixed(0) + ' %' : '-'} | ${ratios} |`);
   }
-  const tinyI = rows.find((r) => r.impl === 'ours lowered int8 (xnnpack)'), tinyF = rows.find((r) => r.impl === 'ours float');
+  const tinyI = steps.find((r) => r.impl === 'ours lowered int8 (xnnpack)'), tinyF = steps.find((r) => r.impl === 'ours float');
   if (tinyI && tinyF) console.log(`tiny: lowered int8 is ${(tinyF.ms / tinyI.ms).toFixed(2)}x the speed of our float tiny`);
 }
 

@@ -14,11 +14,14 @@
 // of the engine in the browser.
 //
 //   pt::check_op_work("conv2d", "input [1, 512, 1024, 2048] and weight [512, 512, 3, 3]", {N, O, OH, OW, K});
+//   pt::check_op_work("int8.conv2d", [&] { return "input " + shape_str(x.shape()); }, {N, O, P, K});
 #pragma once
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "core/error.h"
 
@@ -27,16 +30,21 @@ namespace pt {
 inline constexpr int64_t kMaxOpWork = int64_t{1} << 35;
 
 // The product of `factors` (each >= 0), saturating instead of overflowing; a RuntimeError when it exceeds
-// kMaxOpWork. `op` names the op and `what` its arguments in the message.
-inline void check_op_work(const std::string& op, const std::string& what, std::initializer_list<int64_t> factors) {
+// kMaxOpWork. `op` names the op and `what` its arguments in the message: a string, or a function that
+// returns one, so a hot op's call builds the text only when it throws.
+template <typename What>
+void check_op_work(std::string_view op, const What& what, std::initializer_list<int64_t> factors) {
   int64_t work = 1;
   for (int64_t f : factors) {
     if (f <= 0) return;  // nothing to do
     work = work > std::numeric_limits<int64_t>::max() / f ? std::numeric_limits<int64_t>::max() : work * f;
   }
-  if (work > kMaxOpWork)
-    throw RuntimeError(op + ": " + what + " would take " + std::to_string(work) +
-                       " multiply-accumulates or window reads, more than one op call may do (2^35; engine/core/op_budget.h)");
+  if (work <= kMaxOpWork) return;
+  std::string text;
+  if constexpr (std::is_invocable_v<const What&>) text = what();
+  else text = what;
+  throw RuntimeError(std::string(op) + ": " + text + " would take " + std::to_string(work) +
+                     " multiply-accumulates or window reads, more than one op call may do (2^35; engine/core/op_budget.h)");
 }
 
 }  // namespace pt

@@ -128,7 +128,7 @@ struct I16Gemm {
   int32_t* c;
   size_t c_stride;
 };
-using I16GemmFn = void(const I16Gemm& g);
+using I16GemmFn = void(const I16Gemm& g) noexcept;
 extern const Kernel<I16GemmFn> i16_gemm;
 
 // i16_pack_pairs: two int16 rows of B (k and k + 1) into i16_gemm's panel layout, from column p0 on —
@@ -136,7 +136,8 @@ extern const Kernel<I16GemmFn> i16_gemm;
 //   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2 + 1] = row1[t]        for t < n,
 // out pointing at the pair's slots in panel 0 (b + kk·16) and panel_stride = 16·k_pairs. im2col calls it per
 // pair of kernel taps and output row; nothing else of out is written.
-using PackPairsFn = void(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride);
+using PackPairsFn = void(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
+                         size_t panel_stride) noexcept;
 extern const Kernel<PackPairsFn> i16_pack_pairs;
 
 // Requantization: an int32 accumulator (bias included) to the output's int8 / uint8 code. The kind is
@@ -214,7 +215,7 @@ struct Requantization {
 // bytes (an int8 or uint8 value, or an int16 one in the machine's byte order, as the output tensor's
 // dtype reads it), out_stride counted in codes; bias adds modulo 2^32.
 using RequantizeFn = void(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                          size_t out_stride);
+                          size_t out_stride) noexcept;
 extern const Kernel<RequantizeFn> i32_requantize;
 
 // q8_add: XNNPACK's integer add (src/qs8-vadd/scalar.c.in; parameters as microparams-init.c
@@ -236,17 +237,17 @@ struct AddParams {
   }
   int32_t load(uint8_t byte) const { return is_signed ? static_cast<int8_t>(byte) : byte; }
 };
-using Q8AddFn = void(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
+using Q8AddFn = void(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out) noexcept;
 extern const Kernel<Q8AddFn> q8_add;
 
 // q8_max: out[i] = the larger of a[i] and b[i], codes read as int8 (is_signed) or uint8 — max pooling's step:
 // int8.max_pool2d folds a window's input rows into one with it (engine/lower/int8_ops.cpp). out may be a.
-using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 extern const Kernel<Q8MaxFn> q8_max;
 
 // q8_sum: Σ x[i] for i < n, codes read as int8 (is_signed) or uint8, modulo 2^32 — average pooling's sum
 // (int8.mean, one call per plane; XNNPACK's global average pooling sums the same way before requantizing).
-using Q8SumFn = int32_t(const uint8_t* x, size_t n, bool is_signed);
+using Q8SumFn = int32_t(const uint8_t* x, size_t n, bool is_signed) noexcept;
 extern const Kernel<Q8SumFn> q8_sum;
 // ---- f32_gemm: C += A · B in float32, each output's sum taken in k order ------------------------------
 // The matrix product behind the gradients of conv2d (over im2col's columns) and linear.

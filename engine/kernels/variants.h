@@ -16,25 +16,25 @@ void f32_gemm__scalar(const GemmArgs& g) noexcept;
 void f32_gemm__wasmsimd(const GemmArgs& g) noexcept;
 
 // ---- integer kernels ----
-void i16_gemm__scalar(const I16Gemm& g);
-void i16_gemm__wasmsimd(const I16Gemm& g);
+void i16_gemm__scalar(const I16Gemm& g) noexcept;
+void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;
 
-void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride);
+void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride) noexcept;
 void i16_pack_pairs__wasmsimd(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
-                              size_t panel_stride);
+                              size_t panel_stride) noexcept;
 
 void i32_requantize__scalar(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                            size_t out_stride);
+                            size_t out_stride) noexcept;
 void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                              size_t out_stride);
+                              size_t out_stride) noexcept;
 
-void q8_add__scalar(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
-void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out);
+void q8_add__scalar(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out) noexcept;
+void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out) noexcept;
 
-void q8_max__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
-void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out);
+void q8_max__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
+void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 
-int32_t q8_sum__scalar(const uint8_t* x, size_t n, bool is_signed);
-int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed);
+int32_t q8_sum__scalar(const uint8_t* x, size_t n, bool is_signed) noexcept;
+int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed) noexcept;
 
 }  // namespace pt::kernels

@@ -197,7 +197,9 @@ PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t z
 void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t k_pairs, int16_t* cols) {
   const int64_t P = s.columns(), row_len = s.runs() ? P : s.OW, rows = s.runs() ? 1 : s.OH;
   if (P % 8) std::fill(cols + (P / 8) * k_pairs * 16, cols + (P / 8 + 1) * k_pairs * 16, int16_t{0});
-  std::vector<int16_t> zero(static_cast<size_t>(row_len), 0), gather0(zero), gather1(zero);
+  // The pad row of an odd K, and the rows a stride gathers into, only where needed.
+  const std::vector<int16_t> zero(K % 2 ? static_cast<size_t>(row_len) : 0, 0);
+  std::vector<int16_t> gather0(s.sw == 1 ? 0 : static_cast<size_t>(row_len)), gather1(gather0.size());
   const auto tap_row = [&](int64_t k, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
     if (k >= K) return zero.data();
     const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
@@ -215,13 +217,54 @@ void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t
 // A buffer every element of which its user writes before reading (no zero fill).
 template <typename T> std::unique_ptr<T[]> scratch(int64_t n) { return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]); }
 
+// Activation rows [N][K] as i16_gemm's B: panel p holds rows 8p … 8p + 7 as its columns, so each row's
+// pair kk (two codes minus the zero point) lands at slot j of the panel's pair kk. Rows past N in the last
+// panel, and the odd K's pad, are zeros.
 template <bool Signed>
 PT_HOT_LOOP void rows_to_panels(const std::byte* x, int64_t N, int64_t K, int64_t k_pairs, int32_t zp, int16_t* cols) {
   using Code = std::conditional_t<Signed, int8_t, uint8_t>;
   const Code* in = reinterpret_cast<const Code*>(x);
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t k = 0; k < K; ++k)
-      cols[((n >> 3) * k_pairs + k / 2) * 16 + (n & 7) * 2 + (k & 1)] = static_cast<int16_t>(in[n * K + k] - zp);
+  if (N % 8) std::fill(cols + (N / 8) * k_pairs * 16, cols + (N / 8 + 1) * k_pairs * 16, int16_t{0});
+  // A pair is one 32-bit word of the panel (low half k, high half k + 1, as the machine's byte order lays
+  // out two int16), written whole.
+  const auto pair = [zp](int32_t lo, int32_t hi) {
+    return static_cast<uint32_t>(static_cast<uint16_t>(lo - zp)) | static_cast<uint32_t>(static_cast<uint16_t>(hi - zp)) << 16;
+  };
+  for (int64_t n = 0; n < N; ++n) {
+    const Code* row = in + n * K;
+    int16_t* slot = cols + (n / 8) * k_pairs * 16 + (n % 8) * 2;
+    int64_t kk = 0;
+    for (; 2 * kk + 1 < K; ++kk) {
+      const uint32_t word = pair(row[2 * kk], row[2 * kk + 1]);
+      std::memcpy(slot + kk * 16, &word, sizeof word);
+    }
+    if (K & 1) slot[kk * 16] = static_cast<int16_t>(row[2 * kk] - zp), slot[kk * 16 + 1] = 0;
+  }
+}
+
+// codes [O][N] (a row per channel, Bytes a code) -> out [N][O], in blocks of 64 output rows so the rows
+// written and the codes read stay in L1. One-byte codes go four channels at a time: each output row gets
+// the four codes as one 32-bit word (in memory order, channel o first); the channels left over (O % 4) and
+// two-byte codes one by one.
+template <int Bytes>
+PT_HOT_LOOP void channels_to_rows(const uint8_t* codes, int64_t O, int64_t N, uint8_t* out) {
+  using Word = std::conditional_t<Bytes == 2, uint16_t, uint8_t>;
+  const Word* src = reinterpret_cast<const Word*>(codes);
+  Word* dst = reinterpret_cast<Word*>(out);
+  for (int64_t n0 = 0; n0 < N; n0 += 64) {
+    const int64_t n1 = std::min(n0 + 64, N);
+    int64_t o = 0;
+    if constexpr (Bytes == 1)
+      for (; o + 4 <= O; o += 4) {
+        const uint8_t *r0 = codes + o * N, *r1 = r0 + N, *r2 = r1 + N, *r3 = r2 + N;
+        for (int64_t n = n0; n < n1; ++n) {
+          const uint32_t word = r0[n] | uint32_t{r1[n]} << 8 | uint32_t{r2[n]} << 16 | uint32_t{r3[n]} << 24;
+          std::memcpy(out + n * O + o, &word, 4);  // little-endian, as wasm and x86-64 are
+        }
+      }
+    for (; o < O; ++o)
+      for (int64_t n = n0; n < n1; ++n) dst[n * O + o] = src[o * N + n];
+  }
 }
 
 void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc) {
@@ -244,7 +287,8 @@ Value conv2d(const OpArgs& a) {
                        shape_str(w.shape()) + " with groups=" + std::to_string(groups));
   const Gemm g{Og, w.size(1), s.columns()};
   const int64_t N = x.size(0), P = s.OH * s.OW;
-  check_op_work("int8.conv2d", "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()), {N, O, P, K});
+  check_op_work("int8.conv2d", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
+                {N, O, P, K});
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
@@ -252,6 +296,7 @@ Value conv2d(const OpArgs& a) {
   const auto acc = scratch<int32_t>(Og * g.N8());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   const int64_t eb = p.out_bits / 8;  // bytes a code
+  const auto row_codes = scratch<uint8_t>(g.N * eb);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
       const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
@@ -259,13 +304,18 @@ Value conv2d(const OpArgs& a) {
       else padded_planes<false>(xin, s, p.in_zero_point, padded.get());
       im2col_panels(padded.get(), s, K, g.k_pairs(), cols.get());
       run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.get(), acc.get());
-      // One requantization per output row where the columns hold more than the outputs, else one per channel.
-      const int64_t row_stride = s.row_stride(), rows = row_stride == s.OW ? 1 : s.OH, row_len = rows == 1 ? P : s.OW;
+      // One requantization per channel: straight into the output where the columns are the outputs, else
+      // into a row of codes over every column, whose output runs (OW of every row_stride) are then copied.
+      const int64_t row_stride = s.row_stride();
       for (int64_t o = 0; o < Og; ++o) {
         const int64_t oc = gr * Og + o;
-        for (int64_t r = 0; r < rows; ++r)
-          kn::i32_requantize(acc.get() + o * g.N8() + r * row_stride, static_cast<size_t>(row_len),
-                             bias.data<int32_t>()[oc], rq[oc], dst + ((n * O + oc) * P + r * s.OW) * eb, 1);
+        uint8_t* y = dst + (n * O + oc) * P * eb;
+        const bool direct = row_stride == s.OW;
+        kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[oc], rq[oc],
+                           direct ? y : row_codes.get(), 1);
+        if (!direct)
+          for (int64_t r = 0; r < s.OH; ++r)
+            std::memcpy(y + r * s.OW * eb, row_codes.get() + r * row_stride * eb, static_cast<size_t>(s.OW * eb));
       }
     }
   return Value(out);
@@ -279,21 +329,27 @@ Value linear(const OpArgs& a) {
   if (x.dim() < 1 || w.size(1) != K + (K & 1))
     throw RuntimeError("int8.linear: input " + shape_str(x.shape()) + " does not fit the packed weight " + shape_str(w.shape()));
   const Gemm g{O, w.size(1), K ? x.numel() / K : 0};
-  check_op_work("int8.linear", "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()), {g.N, O, K});
+  check_op_work("int8.linear", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
+                {g.N, O, K});
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.linear's packed rows");
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   Shape shape = x.shape();
   shape.back() = O;
   Tensor out = Tensor::empty(shape, p.out_dtype());
-  std::vector<int16_t> cols(static_cast<size_t>(g.N8() * g.K2), 0);
-  std::vector<int32_t> acc(static_cast<size_t>(O * g.N8()));
-  if (p.in_signed) rows_to_panels<true>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.data());
-  else rows_to_panels<false>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.data());
-  run_gemm(g, w.data<int16_t>(), cols.data(), acc.data());
-  auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
+  const auto cols = scratch<int16_t>(g.N8() * g.K2);
+  const auto acc = scratch<int32_t>(O * g.N8());
+  if (p.in_signed) rows_to_panels<true>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.get());
+  else rows_to_panels<false>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.get());
+  run_gemm(g, w.data<int16_t>(), cols.get(), acc.get());
+  // Each channel's row of accumulators requantized contiguously, then the codes turned to [N][O].
+  const int64_t eb = p.out_bits / 8;
+  const auto codes_by_channel = scratch<uint8_t>(O * g.N * eb);
   for (int64_t o = 0; o < O; ++o)
-    kn::i32_requantize(acc.data() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o],
-                       dst + o * (p.out_bits / 8), static_cast<size_t>(O));
+    kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o],
+                       codes_by_channel.get() + o * g.N * eb, 1);
+  auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
+  if (eb == 2) channels_to_rows<2>(codes_by_channel.get(), O, g.N, dst);
+  else channels_to_rows<1>(codes_by_channel.get(), O, g.N, dst);
   return Value(out);
 }
 
@@ -368,7 +424,8 @@ Value max_pool2d(const OpArgs& a) {
   s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
   if (s.OH < 1 || s.OW < 1) throw RuntimeError("int8.max_pool2d: input " + shape_str(x.shape()) + " is smaller than the window");
   // Per output row: the window's rows folded (KH·W), then each output's columns (OW·KW).
-  check_op_work("int8.max_pool2d", "input " + shape_str(x.shape()) + " with a " + std::to_string(s.KH) + "x" + std::to_string(s.KW) + " window",
+  check_op_work("int8.max_pool2d",
+                [&] { return "input " + shape_str(x.shape()) + " with a " + std::to_string(s.KH) + "x" + std::to_string(s.KW) + " window"; },
                 {x.size(0), s.C, s.OH, s.KH * s.W + s.OW * s.KW});
   Tensor out = Tensor::empty({x.size(0), s.C, s.OH, s.OW}, x.dtype());
   const auto folded = scratch<uint8_t>(s.W);

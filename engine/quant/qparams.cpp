@@ -30,7 +30,7 @@ constexpr QSchemeName kQSchemeNames[] = {
     {QScheme::per_channel_affine_float_qparams, "per_channel_affine_float_qparams"},
 };
 
-int64_t floor_div2(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }  // Python's v // 2
+int64_t floor_div2(int64_t v) { return v / 2 - (v < 0 && v % 2 != 0); }  // Python's v // 2 (no -v: INT64_MIN has none)
 
 // One channel's (scale, zero_point) by calculate_qparams' formula, all in float32.
 struct ChannelQParams {
@@ -113,11 +113,12 @@ QRange calculate_qmin_qmax(std::optional<int64_t> quant_min, std::optional<int64
                            bool reduce_range) {
   if (quant_min && quant_max) {
     validate_qmin_qmax(*quant_min, *quant_max);
-    const int64_t len = *quant_max - *quant_min + 1;
-    if (dtype == DType::Int8 && len > 256)
+    // The range's length - 1, in uint64_t: quant_max - quant_min overflows int64_t for extreme values.
+    const uint64_t span = static_cast<uint64_t>(*quant_max) - static_cast<uint64_t>(*quant_min);
+    if (dtype == DType::Int8 && span > 255)
       throw ValueError("quantization range should be positive and not exceed the maximum bit range (=256): got " +
                        std::to_string(*quant_min) + ".." + std::to_string(*quant_max));
-    if (dtype == DType::Int32 && len > (int64_t{1} << 32))
+    if (dtype == DType::Int32 && span > (uint64_t{1} << 32) - 1)
       throw ValueError("quantization range should be positive and not exceed the maximum bit range (=4294967296)");
     if (!reduce_range) return {*quant_min, *quant_max};
     return {floor_div2(*quant_min), floor_div2(*quant_max)};

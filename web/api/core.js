@@ -1,6 +1,8 @@
 // core.js — pt.Tensor and the torch-exact generator: manual_seed, randn, rand, tensor.
 //   pt.manual_seed(0); const x = pt.randn([20000]); x.shape; x.dtype; x.data() // Float32Array copy
+//   String(x)   // as print(x) in PyTorch: 'tensor([ 1.5410, -0.2934, ...])' (tensor_str.js)
 import { RuntimeError } from './engine.js';
+import { tensorRepr } from './tensor_str.js';
 
 export function installCore(pt, M, tools) {
   const { call, own, release, check } = tools;
@@ -54,7 +56,8 @@ export function installCore(pt, M, tools) {
     }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
-    toString() { return `Tensor(shape=[${this.shape}], dtype=${this.dtype})`; }
+    toString() { return tensorRepr(this.data(), this.shape, this.dtype); }
+    [Symbol.for('nodejs.util.inspect.custom')]() { return this.isDeleted() ? 'Tensor(freed)' : this.toString(); }
   }
   pt.Tensor = Tensor;
   pt.relu = (x) => {

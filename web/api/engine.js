@@ -16,6 +16,7 @@ export class PtError extends Error {
 export class ValueError extends PtError {}
 // Extends the built-in TypeError so `e instanceof TypeError` holds, as for JS's own type errors.
 export class TypeError_ extends globalThis.TypeError { constructor(m, options) { super(messageText(m), options); this.name = 'TypeError'; } }
+Object.defineProperty(TypeError_, 'name', { value: 'TypeError' });  // so Node's report of an uncaught one says TypeError
 export class RuntimeError extends PtError {}
 export class NotImplementedError extends PtError {}
 export class IndexError extends PtError {}

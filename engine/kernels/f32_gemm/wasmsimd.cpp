@@ -40,6 +40,12 @@ template <size_t NV> void column_block(const GemmArgs& g, size_t n) {
 }  // namespace
 
 void f32_gemm__wasmsimd(const GemmArgs& g) noexcept {
+  if (g.K == 0) {  // no products: C stays, or is zeroed (the tiles would offset B, which may then be null)
+    if (!g.accumulate)
+      for (size_t m = 0; m < g.M; ++m)
+        for (size_t n = 0; n < g.N; ++n) g.C[m * g.ldc + n] = 0.0f;
+    return;
+  }
   size_t n = 0;
   for (; n + 8 <= g.N; n += 8) column_block<2>(g, n);
   for (; n + 4 <= g.N; n += 4) column_block<1>(g, n);

@@ -4,7 +4,7 @@
 
 namespace pt::kernels {
 
-void i16_gemm__scalar(const I16Gemm& g) {
+void i16_gemm__scalar(const I16Gemm& g) noexcept {
   for (size_t i = 0; i < g.m; ++i) {
     const int16_t* a = g.a + i * g.a_stride;
     int32_t* c = g.c + i * g.c_stride;

@@ -34,7 +34,7 @@ template <size_t R> void rows_times_panel(const I16Gemm& g, size_t i0, const int
 
 }  // namespace
 
-void i16_gemm__wasmsimd(const I16Gemm& g) {
+void i16_gemm__wasmsimd(const I16Gemm& g) noexcept {
   for (size_t p = 0; p < g.panels; ++p) {
     const int16_t* panel = g.b + p * g.k_pairs * 16;
     size_t i = 0;

@@ -3,7 +3,7 @@
 
 namespace pt::kernels {
 
-void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride) {
+void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride) noexcept {
   for (size_t t = 0; t < n; ++t) {
     const size_t p = p0 + t;
     int16_t* slot = out + (p / 8) * panel_stride + (p % 8) * 2;

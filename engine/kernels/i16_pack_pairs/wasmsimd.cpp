@@ -7,7 +7,7 @@
 namespace pt::kernels {
 
 void i16_pack_pairs__wasmsimd(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
-                              size_t panel_stride) {
+                              size_t panel_stride) noexcept {
   size_t t = 0;
   const auto one = [&](size_t t1) {
     const size_t p = p0 + t1;

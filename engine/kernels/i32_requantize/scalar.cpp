@@ -7,7 +7,7 @@
 namespace pt::kernels {
 
 void i32_requantize__scalar(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                            size_t out_stride) {
+                            size_t out_stride) noexcept {
   for (size_t i = 0; i < n; ++i) {
     const int32_t v = r.apply(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias)));
     if (r.out_bytes == 2) {

@@ -99,7 +99,7 @@ struct Step {
 }  // namespace
 
 void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                              size_t out_stride) {
+                              size_t out_stride) noexcept {
   const Step step(r);
   const v128_t b = wasm_i32x4_splat(bias);
   size_t i = 0;

@@ -19,7 +19,7 @@ void widen(v128_t bytes, bool is_signed, v128_t out[4]) {
 
 }  // namespace
 
-void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out) {
+void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddParams& p, uint8_t* out) noexcept {
   const v128_t bias = wasm_i32x4_splat(p.bias), ma = wasm_i32x4_splat(p.a_multiplier),
                mb = wasm_i32x4_splat(p.b_multiplier), zp = wasm_i32x4_splat(p.zero_point),
                qmin = wasm_i32x4_splat(p.qmin), qmax = wasm_i32x4_splat(p.qmax);

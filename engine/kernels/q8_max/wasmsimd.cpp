@@ -5,7 +5,7 @@
 
 namespace pt::kernels {
 
-void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) {
+void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept {
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const v128_t va = wasm_v128_load(a + i), vb = wasm_v128_load(b + i);

@@ -7,7 +7,7 @@
 
 namespace pt::kernels {
 
-int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed) {
+int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed) noexcept {
   v128_t acc = wasm_i32x4_splat(0);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {

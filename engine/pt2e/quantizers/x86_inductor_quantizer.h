@@ -30,8 +30,9 @@
 // Patterns are found as get_source_partitions finds them in a graph from torch 2.14's non-strict export,
 // which has no source_fn_stack: a module type (Conv2d, BatchNorm2d, Linear, ReLU, ...) is the class of a
 // node's innermost nn_module_stack frame, operator.add is aten.add (its torch_fn names "add"); a function
-// such as F.relu matches nothing, so conv -> F.relu is no conv + relu pattern (a partition is one node;
-// sequential partitions are producer -> user chains).
+// such as F.relu matches nothing, so conv -> F.relu is no conv + relu pattern, while conv -> an nn.ReLU
+// module is (every relu of the zoo is one, graph/models.cpp). A partition is one node; sequential
+// partitions are producer -> user chains.
 // Deviation: a node annotated by another quantizer (no X86 flag) counts as "not a quantized output"
 // where torchao would fail an assertion. get_x86_inductor_linear_dynamic_fp16_config is not provided:
 // the engine has no float16 dtype.

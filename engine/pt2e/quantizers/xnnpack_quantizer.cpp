@@ -182,8 +182,9 @@ void annotate_binary(GraphModule& gm, const std::optional<QuantizationConfig>& c
 }
 
 // cat, adaptive_avg_pool2d and gru_io_only look their nodes up with get_source_partitions, i.e. by
-// node.meta["source_fn_stack"]; graphs from torch 2.14 export (and ours) have none, so these find
-// no partition and write nothing (docs/algorithms.md, XNNPACKQuantizer (torchao testing copy)).
+// node.meta["source_fn_stack"]; graphs from torch 2.14 export (and ours) have none, and the fallback on
+// the innermost nn_module_stack class can only find an nn.AdaptiveAvgPool2d / nn.GRU module, which no graph
+// of ours has, so these find no partition and write nothing (docs/algorithms.md, Known differences, row 9).
 void annotate_by_source_partitions(GraphModule&, const std::optional<QuantizationConfig>&, const NodeFilter&) {}
 
 const std::map<std::string, xnnpack::AnnotatorType>& annotators() {

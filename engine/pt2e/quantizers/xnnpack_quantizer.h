@@ -14,9 +14,10 @@
 //   nodes in none of those modules): the QAT-only conv+bn annotators if is_qat, then STATIC_OPS in
 //   order (fusions first; an annotator skips a pattern any of whose nodes is already `_annotated`).
 //   Finally propagate_annotation shares qparams through relu / max_pool2d / mean / flatten / view ...
-// - cat, adaptive_avg_pool2d and gru_io_only find their nodes through node.meta["source_fn_stack"],
-//   which torch 2.14 export no longer writes and our graphs do not have: they annotate nothing, so
-//   cat and a max_pool2d after it stay float (seed M01-2). set_operator_type is stored and ignored.
+// - cat, adaptive_avg_pool2d and gru_io_only find their nodes through get_source_partitions. torch 2.14
+//   export writes no node.meta["source_fn_stack"] (nor do our graphs), and the fallback on nn_module_stack
+//   matches only modules (nn.AdaptiveAvgPool2d, nn.GRU), which the zoo does not use: they annotate nothing,
+//   so cat and a max_pool2d after it stay float (seed M01-2). set_operator_type is stored and ignored.
 // - The conv+bn annotators (QAT) match conv2d / conv1d → batch_norm(training=True) [→ relu].
 #pragma once
 #include <functional>

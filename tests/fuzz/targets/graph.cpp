@@ -26,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int i = 0, n = static_cast<int>(in.range(0, 3)); i < n; ++i) {
       fuzz::expect_typed([&] {
         std::vector<Node*> now = gm.graph.nodes();
+        if (now.empty()) return;  // every node already erased
         Node* victim = in.pick(now);
         if (in.flag()) gm.graph.replace_all_uses_with(victim, in.pick(now));
         gm.graph.erase_node(victim);
