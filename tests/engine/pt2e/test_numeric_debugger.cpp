@@ -177,15 +177,14 @@ TEST_CASE("numeric debugger on tiny: per-node SQNR, and the most sensitive layer
                 s.actual_node_name.c_str(), s.ref_module_stack.c_str(), s.results[0].sqnr(), s.results[0].mse_loss());
   CHECK(full.nodes.size() >= 10);
   CHECK(std::isfinite(full.model_sqnr));
-  // X86 leaves the first pool in float (it reads an F.relu, the output of no pattern: docs/algorithms.md,
-  // X86InductorQuantizer): only the op carries its handle, and its value is the op's own
+  // the pool's op and the q / dq convert made of its output carry its handle; its value is the dequantize's
   const int64_t pool = *numeric_debug_handle(*full.reference.graph.find("max_pool2d"));
   std::multiset<NodeKind> sharing;
   for (const Node* n : full.quantized.graph.nodes())
     if (numeric_debug_handle(*n) == pool) sharing.insert(node_kind(*n));
   CHECK(sharing.count(NodeKind::op) == 1);
-  CHECK(sharing.count(NodeKind::quantize) == 0);
-  CHECK(node_kind(*full.quantized.graph.find(full.nodes.at(pool).actual_node_name)) == NodeKind::op);
+  CHECK(sharing.count(NodeKind::quantize) == 1);
+  CHECK(node_kind(*full.quantized.graph.find(full.nodes.at(pool).actual_node_name)) == NodeKind::dequantize);
 
   const std::vector<std::string> layers = layer_names(gm);
   CHECK(layers == std::vector<std::string>{"conv1", "conv2", "conv3", "conv4", "fc"});
