@@ -8,7 +8,8 @@ and every page's PyTorch cells run in order with torch 2.x, torchao 0.18 and Exe
 What is here, each the PyTorch side of a name the page's cells use:
 - the zoo: get_model(name) builds the course's models (conv_relu, stem, residual, cat_pool, tiny, linear_sigmoid,
   mlp, conv_relu_add) in eval mode, layers created in forward order right after the caller's manual_seed, as the page's engine
-  does; input_shape(name) is one sample's shape;
+  does, each relu an nn.ReLU module of its own (torch 2.14's export records it in nn_module_stack, where
+  X86InductorQuantizer looks for its conv / linear + relu patterns); input_shape(name) is one sample's shape;
 - data: example_inputs(batch) (torch.randn(batch, 3, 16, 16)), calibration_batches(n, batch_size) (a synthetic
   4-class image set: bars, rings, checkerboards, gradients drawn in [0, 1] from a private generator seeded 2024,
   normalized per channel with the set's own mean / std) and held_out_images(first, count);
@@ -51,9 +52,10 @@ class ConvReLU(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = torch.nn.ReLU()
 
     def forward(self, x):
-        return torch.relu(self.conv(x))
+        return self.relu(self.conv(x))
 
 
 class Stem(torch.nn.Module):
@@ -61,9 +63,10 @@ class Stem(torch.nn.Module):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 16, 3, padding=1, bias=False)
         self.bn = torch.nn.BatchNorm2d(16)
+        self.relu = torch.nn.ReLU()
 
     def forward(self, x):
-        return torch.relu(self.bn(self.conv(x)))
+        return self.relu(self.bn(self.conv(x)))
 
 
 class ResidualBlock(torch.nn.Module):
@@ -73,10 +76,11 @@ class ResidualBlock(torch.nn.Module):
         self.bn1 = torch.nn.BatchNorm2d(ch)
         self.conv2 = torch.nn.Conv2d(ch, ch, 3, padding=1, bias=False)
         self.bn2 = torch.nn.BatchNorm2d(ch)
+        self.relu1, self.relu2 = torch.nn.ReLU(), torch.nn.ReLU()
 
     def forward(self, x):
-        y = torch.relu(self.bn1(self.conv1(x)))
-        return torch.relu(self.bn2(self.conv2(y)) + x)
+        y = self.relu1(self.bn1(self.conv1(x)))
+        return self.relu2(self.bn2(self.conv2(y)) + x)
 
 
 class CatPoolNet(torch.nn.Module):
@@ -85,9 +89,10 @@ class CatPoolNet(torch.nn.Module):
         self.a = torch.nn.Conv2d(3, 8, 3, padding=1)
         self.b = torch.nn.Conv2d(3, 8, 3, padding=1)
         self.out = torch.nn.Conv2d(16, 8, 3, padding=1)
+        self.relu1, self.relu2 = torch.nn.ReLU(), torch.nn.ReLU()
 
     def forward(self, x):
-        y = torch.cat([torch.relu(self.a(x)), torch.relu(self.b(x))], dim=1)
+        y = torch.cat([self.relu1(self.a(x)), self.relu2(self.b(x))], dim=1)
         y = self.out(F.max_pool2d(y, 2))
         return y + y.mean(dim=(2, 3), keepdim=True)
 
@@ -102,12 +107,13 @@ class TinyConvNet(torch.nn.Module):
         self.conv3, self.bn3 = conv(16, 16), torch.nn.BatchNorm2d(16)
         self.conv4, self.bn4 = conv(16, 32), torch.nn.BatchNorm2d(32)
         self.fc = torch.nn.Linear(32, num_classes)
+        self.relu1, self.relu2, self.relu3, self.relu4 = (torch.nn.ReLU() for _ in range(4))
 
     def forward(self, x):
-        x = F.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
-        y = self.bn3(self.conv3(torch.relu(self.bn2(self.conv2(x)))))
-        x = F.max_pool2d(torch.relu(y + x), 2)
-        x = torch.relu(self.bn4(self.conv4(x)))
+        x = F.max_pool2d(self.relu1(self.bn1(self.conv1(x))), 2)
+        y = self.bn3(self.conv3(self.relu2(self.bn2(self.conv2(x)))))
+        x = F.max_pool2d(self.relu3(y + x), 2)
+        x = self.relu4(self.bn4(self.conv4(x)))
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
 
@@ -124,19 +130,21 @@ class MLP(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.fc1, self.fc2 = torch.nn.Linear(16, 32), torch.nn.Linear(32, 4)
+        self.relu = torch.nn.ReLU()
 
     def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))   # relu is a function: it belongs to no module
+        return self.fc2(self.relu(self.fc1(x)))   # relu is a module of its own: it belongs to neither fc1 nor fc2
 
 
 class ConvReLUAdd(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = torch.nn.ReLU()
 
     def forward(self, x):
         y = self.conv(x)
-        return torch.relu(y) + y     # the conv has two users: relu and add
+        return self.relu(y) + y     # the conv has two users: relu and add
 
 
 ZOO = {"conv_relu": ConvReLU, "stem": Stem, "residual": ResidualBlock, "cat_pool": CatPoolNet, "tiny": TinyConvNet,

@@ -16,6 +16,7 @@ namespace {
 constexpr const char* kConv2d = "torch.nn.modules.conv.Conv2d";
 constexpr const char* kBatchNorm2d = "torch.nn.modules.batchnorm.BatchNorm2d";
 constexpr const char* kLinear = "torch.nn.modules.linear.Linear";
+constexpr const char* kReLU = "torch.nn.modules.activation.ReLU";
 
 Layer new_layer(const std::string& fqn, const char* type) {
   Layer l;
@@ -61,6 +62,11 @@ Layer linear(const std::string& fqn, int64_t in, int64_t out) {
   return l;
 }
 
+// nn.ReLU(): no parameters, no random draws (the zoo creates its ReLUs after the layers with parameters). Every
+// relu of the zoo is a module of its own, as in torchvision's models, so its node's nn_module_stack names it, which X86InductorQuantizer's patterns look for (docs/algorithms.md,
+// X86InductorQuantizer: an F.relu joins no pattern there).
+Layer relu(const std::string& fqn) { return new_layer(fqn, kReLU); }
+
 // F.max_pool2d(x, 2): aten.max_pool2d.default(x, [2, 2], [2, 2])
 Node* max_pool2(ModelTracer& t, Node* x) {
   const std::vector<int64_t> two{2, 2};
@@ -71,7 +77,8 @@ Node* max_pool2(ModelTracer& t, Node* x) {
 Model conv_relu() {
   Model m = new_model("conv_relu", "ConvReLU", {3, 16, 16});
   m.layers.push_back(conv("conv", 3, 8, 3, 1, true));
-  m.forward = [](ModelTracer& t, Node* x) { return t.call(target::relu, {t.layer("conv", x)}); };
+  m.layers.push_back(relu("relu"));
+  m.forward = [](ModelTracer& t, Node* x) { return t.layer("relu", t.layer("conv", x)); };
   return m;
 }
 
@@ -80,11 +87,12 @@ Model stem() {
   Model m = new_model("stem", "Stem", {3, 16, 16});
   m.layers.push_back(conv("conv", 3, 16, 3, 1, false));
   m.layers.push_back(batch_norm("bn", 16));
-  m.forward = [](ModelTracer& t, Node* x) { return t.call(target::relu, {t.layer("bn", t.layer("conv", x))}); };
+  m.layers.push_back(relu("relu"));
+  m.forward = [](ModelTracer& t, Node* x) { return t.layer("relu", t.layer("bn", t.layer("conv", x))); };
   return m;
 }
 
-// conv1 -> bn1 -> relu -> conv2 -> bn2 -> + x -> relu, convs without bias  (M01-2: bias=False is what
+// conv1 -> bn1 -> relu1 -> conv2 -> bn2 -> + x -> relu2, convs without bias  (M01-2: bias=False is what
 // reproduces every qparams the seed prints)
 Model residual(int64_t ch) {
   if (ch < 1) throw ValueError("get_model('residual'): ch must be >= 1, got " + std::to_string(ch));
@@ -93,23 +101,27 @@ Model residual(int64_t ch) {
   m.layers.push_back(batch_norm("bn1", ch));
   m.layers.push_back(conv("conv2", ch, ch, 3, 1, false));
   m.layers.push_back(batch_norm("bn2", ch));
+  m.layers.push_back(relu("relu1"));
+  m.layers.push_back(relu("relu2"));
   m.forward = [](ModelTracer& t, Node* x) {
-    Node* y = t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))});
+    Node* y = t.layer("relu1", t.layer("bn1", t.layer("conv1", x)));
     y = t.layer("bn2", t.layer("conv2", y));
-    return t.call(target::relu, {t.call(target::add, {y, x})});
+    return t.layer("relu2", t.call(target::add, {y, x}));
   };
   return m;
 }
 
-// x -> {a: conv -> relu, b: conv -> relu} -> cat -> max_pool2d -> out conv = y; y + y.mean((2, 3), keepdim)
+// x -> {a: conv -> relu1, b: conv -> relu2} -> cat -> max_pool2d -> out conv = y; y + y.mean((2, 3), keepdim)
 Model cat_pool() {
   Model m = new_model("cat_pool", "CatPoolNet", {3, 16, 16});
   m.layers.push_back(conv("a", 3, 8, 3, 1, true));
   m.layers.push_back(conv("b", 3, 8, 3, 1, true));
   m.layers.push_back(conv("out", 16, 8, 3, 1, true));
+  m.layers.push_back(relu("relu1"));
+  m.layers.push_back(relu("relu2"));
   m.forward = [](ModelTracer& t, Node* x) {
-    Node* a = t.call(target::relu, {t.layer("a", x)});
-    Node* b = t.call(target::relu, {t.layer("b", x)});
+    Node* a = t.layer("relu1", t.layer("a", x));
+    Node* b = t.layer("relu2", t.layer("b", x));
     Node* c = t.call(target::cat, {std::vector<Node*>{a, b}, 1});
     Node* y = t.layer("out", max_pool2(t, c));
     Node* mean = t.call(target::mean_dim, {y, std::vector<int64_t>{2, 3}, true});
@@ -118,8 +130,8 @@ Model cat_pool() {
   return m;
 }
 
-// TinyConvNet (M01-3): stem conv1/bn1/relu/pool; block conv2/bn2/relu/conv3/bn3 + input, relu, pool;
-// head conv4/bn4/relu; adaptive_avg_pool2d(1) -> flatten(1) -> fc. Convs are 3x3, padding 1, no bias.
+// TinyConvNet (M01-3): stem conv1/bn1/relu1/pool; block conv2/bn2/relu2/conv3/bn3 + input, relu3, pool;
+// head conv4/bn4/relu4; adaptive_avg_pool2d(1) -> flatten(1) -> fc. Convs are 3x3, padding 1, no bias.
 Model tiny(int64_t num_classes) {
   if (num_classes < 1) throw ValueError("get_model('tiny'): num_classes must be >= 1, got " + std::to_string(num_classes));
   Model m = new_model("tiny", "TinyConvNet", {3, 16, 16});
@@ -132,12 +144,13 @@ Model tiny(int64_t num_classes) {
   m.layers.push_back(conv("conv4", 16, 32, 3, 1, false));
   m.layers.push_back(batch_norm("bn4", 32));
   m.layers.push_back(linear("fc", 32, num_classes));
+  for (const char* r : {"relu1", "relu2", "relu3", "relu4"}) m.layers.push_back(relu(r));
   m.forward = [](ModelTracer& t, Node* x) {
-    x = max_pool2(t, t.call(target::relu, {t.layer("bn1", t.layer("conv1", x))}));
-    Node* y = t.call(target::relu, {t.layer("bn2", t.layer("conv2", x))});
+    x = max_pool2(t, t.layer("relu1", t.layer("bn1", t.layer("conv1", x))));
+    Node* y = t.layer("relu2", t.layer("bn2", t.layer("conv2", x)));
     y = t.layer("bn3", t.layer("conv3", y));
-    x = max_pool2(t, t.call(target::relu, {t.call(target::add, {y, x})}));
-    x = t.call(target::relu, {t.layer("bn4", t.layer("conv4", x))});
+    x = max_pool2(t, t.layer("relu3", t.call(target::add, {y, x})));
+    x = t.layer("relu4", t.layer("bn4", t.layer("conv4", x)));
     x = t.call(target::adaptive_avg_pool2d, {x, std::vector<int64_t>{1, 1}});
     x = t.call(target::flatten, {x, 1});
     return t.layer("fc", x);
@@ -158,7 +171,8 @@ Model mlp() {
   Model m = new_model("mlp", "MLP", {16});
   m.layers.push_back(linear("fc1", 16, 32));
   m.layers.push_back(linear("fc2", 32, 4));
-  m.forward = [](ModelTracer& t, Node* x) { return t.layer("fc2", t.call(target::relu, {t.layer("fc1", x)})); };
+  m.layers.push_back(relu("relu"));
+  m.forward = [](ModelTracer& t, Node* x) { return t.layer("fc2", t.layer("relu", t.layer("fc1", x))); };
   return m;
 }
 
@@ -167,9 +181,10 @@ Model mlp() {
 Model conv_relu_add() {
   Model m = new_model("conv_relu_add", "ConvReLUAdd", {3, 16, 16});
   m.layers.push_back(conv("conv", 3, 8, 3, 1, true));
+  m.layers.push_back(relu("relu"));
   m.forward = [](ModelTracer& t, Node* x) {
     Node* y = t.layer("conv", x);
-    return t.call(target::add, {t.call(target::relu, {y}), y});
+    return t.call(target::add, {t.layer("relu", y), y});
   };
   return m;
 }
@@ -235,8 +250,10 @@ Node* ModelTracer::layer(const std::string& fqn, Node* x) {
     n = gm_.graph.call_function(target::batch_norm,
                                 {x, attr(fqn, "weight"), attr(fqn, "bias"), attr(fqn, "running_mean"),
                                  attr(fqn, "running_var"), false, l.momentum, l.eps, true});
-  } else {
+  } else if (l.type == kLinear) {
     n = gm_.graph.call_function(target::linear, {x, attr(fqn, "weight"), attr(fqn, "bias")});
+  } else {
+    n = gm_.graph.call_function(target::relu, {x});
   }
   n->meta.nn_module_stack = {{fqn, l.type}};
   return n;

@@ -1,7 +1,7 @@
 // models.h — the model zoo (the models the lessons use), export_module, and example_inputs (the seeds' randn
 // inputs; the image data set and calibration_batches are in graph/datasets.h).
 //
-// A Model is a module description: its leaf layers (Conv2d / BatchNorm2d / Linear) in torch's
+// A Model is a module description: its leaf layers (Conv2d / BatchNorm2d / Linear / ReLU) in torch's
 // construction order, their parameters and buffers, and a forward function that emits aten nodes
 // through a ModelTracer. get_model creates parameters with nn_init from the default generator in
 // that order, so after pt::manual_seed(s) they equal torch's after torch.manual_seed(s).
@@ -31,7 +31,8 @@ namespace pt {
 
 struct Layer {
   std::string fqn;   // "conv1"
-  std::string type;  // "torch.nn.modules.conv.Conv2d", "torch.nn.modules.batchnorm.BatchNorm2d", "torch.nn.modules.linear.Linear"
+  std::string type;  // "torch.nn.modules.conv.Conv2d", "torch.nn.modules.batchnorm.BatchNorm2d", "torch.nn.modules.linear.Linear",
+                     // "torch.nn.modules.activation.ReLU" (no tensors)
   std::vector<int64_t> stride{1, 1}, padding{0, 0}, dilation{1, 1};  // Conv2d
   int64_t groups = 1;                                                // Conv2d
   double eps = 1e-5, momentum = 0.1;                                 // BatchNorm2d
@@ -60,9 +61,9 @@ class ModelTracer {
  public:
   ModelTracer(GraphModule& gm, const Model& model) : gm_(gm), model_(model) {}
   // Runs a leaf layer on x: aten.conv2d.default / aten.batch_norm.default / aten.linear.default
-  // with the layer's get_attr nodes; nn_module_stack = [(fqn, type)].
+  // with the layer's get_attr nodes, or aten.relu.default; nn_module_stack = [(fqn, type)].
   Node* layer(const std::string& fqn, Node* x);
-  // A functional op (F.relu, torch.cat, x.mean, ...), outside any submodule.
+  // A functional op (torch.cat, F.max_pool2d, x.mean, +, ...), outside any submodule.
   Node* call(const std::string& target, std::vector<Arg> args);
 
  private:

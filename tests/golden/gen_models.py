@@ -58,9 +58,10 @@ class ConvReLU(nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = nn.ReLU()
 
     def forward(self, x):
-        return F.relu(self.conv(x))
+        return self.relu(self.conv(x))
 
 
 class Stem(nn.Module):
@@ -68,9 +69,10 @@ class Stem(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(3, 16, 3, padding=1, bias=False)
         self.bn = nn.BatchNorm2d(16)
+        self.relu = nn.ReLU()
 
     def forward(self, x):
-        return F.relu(self.bn(self.conv(x)))
+        return self.relu(self.bn(self.conv(x)))
 
 
 class ResidualBlock(nn.Module):
@@ -80,11 +82,12 @@ class ResidualBlock(nn.Module):
         self.bn1 = nn.BatchNorm2d(ch)
         self.conv2 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
         self.bn2 = nn.BatchNorm2d(ch)
+        self.relu1, self.relu2 = nn.ReLU(), nn.ReLU()
 
     def forward(self, x):
-        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.relu1(self.bn1(self.conv1(x)))
         y = self.bn2(self.conv2(y))
-        return F.relu(y + x)
+        return self.relu2(y + x)
 
 
 class CatPoolNet(nn.Module):
@@ -93,9 +96,10 @@ class CatPoolNet(nn.Module):
         self.a = nn.Conv2d(3, 8, 3, padding=1)
         self.b = nn.Conv2d(3, 8, 3, padding=1)
         self.out = nn.Conv2d(16, 8, 3, padding=1)
+        self.relu1, self.relu2 = nn.ReLU(), nn.ReLU()
 
     def forward(self, x):
-        y = torch.cat([F.relu(self.a(x)), F.relu(self.b(x))], 1)
+        y = torch.cat([self.relu1(self.a(x)), self.relu2(self.b(x))], 1)
         y = self.out(F.max_pool2d(y, 2))
         return y + y.mean(dim=(2, 3), keepdim=True)
 
@@ -112,13 +116,14 @@ class TinyConvNet(nn.Module):
         self.conv4 = nn.Conv2d(16, 32, 3, padding=1, bias=False)
         self.bn4 = nn.BatchNorm2d(32)
         self.fc = nn.Linear(32, num_classes)
+        self.relu1, self.relu2, self.relu3, self.relu4 = nn.ReLU(), nn.ReLU(), nn.ReLU(), nn.ReLU()
 
     def forward(self, x):
-        x = F.max_pool2d(F.relu(self.bn1(self.conv1(x))), 2)
-        y = F.relu(self.bn2(self.conv2(x)))
+        x = F.max_pool2d(self.relu1(self.bn1(self.conv1(x))), 2)
+        y = self.relu2(self.bn2(self.conv2(x)))
         y = self.bn3(self.conv3(y))
-        x = F.max_pool2d(F.relu(y + x), 2)
-        x = F.relu(self.bn4(self.conv4(x)))
+        x = F.max_pool2d(self.relu3(y + x), 2)
+        x = self.relu4(self.bn4(self.conv4(x)))
         x = torch.flatten(F.adaptive_avg_pool2d(x, 1), 1)
         return self.fc(x)
 
@@ -137,19 +142,21 @@ class MLP(nn.Module):
         super().__init__()
         self.fc1 = nn.Linear(16, 32)
         self.fc2 = nn.Linear(32, 4)
+        self.relu = nn.ReLU()
 
     def forward(self, x):
-        return self.fc2(F.relu(self.fc1(x)))
+        return self.fc2(self.relu(self.fc1(x)))
 
 
 class ConvReLUAdd(nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = nn.ReLU()
 
     def forward(self, x):
         y = self.conv(x)
-        return F.relu(y) + y
+        return self.relu(y) + y
 
 
 ZOO = {  # name: (constructor, per-sample input shape, batch)

@@ -1,5 +1,6 @@
 // x86_inductor_quantizer.cpp — X86InductorQuantizer: default config, pattern annotators matched by
-// target and structure, propagation and the configuration stages (see x86_inductor_quantizer.h).
+// source type (nn_module_stack class or torch_fn) and structure, propagation and the configuration stages
+// (see x86_inductor_quantizer.h).
 #include "pt2e/quantizers/x86_inductor_quantizer.h"
 #include "pt2e/quantizer_registry.h"
 
@@ -18,12 +19,51 @@ using X86Annotation = X86InductorQuantizationAnnotation;
 
 // ---- operator sets ----------------------------------------------------------------------------------
 // int8_in_int8_out_ops, default_quantizable_ops and quantizable_ops are group::x86_* (graph/targets.h).
-// The module types of torchao's partitions (torch.nn.Conv2d, nn.BatchNorm2d, nn.ReLU, ...) are matched by
-// what they become in an exported graph: group::relu and the other unary groups, group::add, and these.
+
+// ---- pattern elements -----------------------------------------------------------------------------------
+// torchao finds the conv / linear patterns with find_sequential_partitions and get_source_partitions
+// (torchao quantization/pt2e/graph_utils.py; torch torch/fx/passes/utils/source_matcher_utils.py) over
+// module and function types. A graph from torch 2.14's torch.export.export, non-strict by default as ours
+// are, carries no source_fn_stack, so get_source_partitions places a call_function node by the string its
+// torch_fn records when torchao lists that string (only operator.add's "add" / "add_" in _EQUIVALENT_TYPES),
+// and otherwise by the class of its innermost nn_module_stack frame. A function type (F.relu, torch.relu,
+// F.conv2d, F.linear) therefore never matches: a relu written F.relu(x) joins no pattern, one computed
+// by an nn.ReLU module does (docs/algorithms.md, X86InductorQuantizer). An element is a module class
+// (nullptr: any node) and the targets its node may have (empty: any); every module of our export is
+// called once, so each partition is one node.
+struct SourceType {
+  const char* module_class = nullptr;
+  TargetGroup targets = {};
+};
+
+bool from_source(const Node* n, const SourceType& t) {
+  if (n->op != OpKind::call_function) return false;
+  if (t.module_class && (n->meta.nn_module_stack.empty() || n->meta.nn_module_stack.back().type != t.module_class))
+    return false;
+  return t.targets.empty() || is_call(n, t.targets);
+}
+
 namespace nn_type {
-constexpr std::array conv2d = {target::conv2d};          // torch.nn.Conv2d
-constexpr std::array conv1d = {target::conv1d};          // torch.nn.Conv1d
-constexpr std::array batch_norm2d = {target::batch_norm};  // torch.nn.BatchNorm2d
+constexpr std::array conv2d_target = {target::conv2d};
+constexpr std::array conv1d_target = {target::conv1d};
+constexpr std::array linear_target = {target::linear};
+// The module types of torchao's patterns; the conv / linear patterns then keep only aten.conv2d
+// (conv1d) / aten.linear nodes, as torchao's annotators skip or reject the others.
+constexpr SourceType conv2d{"torch.nn.modules.conv.Conv2d", conv2d_target};
+constexpr SourceType conv1d{"torch.nn.modules.conv.Conv1d", conv1d_target};
+constexpr SourceType linear{"torch.nn.modules.linear.Linear", linear_target};
+constexpr SourceType batch_norm2d{"torch.nn.modules.batchnorm.BatchNorm2d"};
+constexpr SourceType relu{"torch.nn.modules.activation.ReLU"};
+constexpr SourceType hardtanh{"torch.nn.modules.activation.Hardtanh"};
+constexpr SourceType hardswish{"torch.nn.modules.activation.Hardswish"};
+constexpr SourceType relu6{"torch.nn.modules.activation.ReLU6"};
+constexpr SourceType silu{"torch.nn.modules.activation.SiLU"};
+constexpr SourceType leaky_relu{"torch.nn.modules.activation.LeakyReLU"};
+constexpr SourceType tanh{"torch.nn.modules.activation.Tanh"};
+constexpr SourceType gelu{"torch.nn.modules.activation.GELU"};
+// operator.add: the torch_fn of `a + b`, torch.add and `+=` names "add" / "add_" (pytorch
+// test/export/test_export.py test_torch_fn), and every aten.add node our export emits comes from one of them.
+constexpr SourceType add{nullptr, group::add};
 }  // namespace nn_type
 
 // ---- annotations ------------------------------------------------------------------------------------
@@ -69,8 +109,9 @@ void annotate_weighted_node(Node* node, bool annotate_output, const Config& conf
 
 // ---- pattern finding ----------------------------------------------------------------------------------
 
-// find_sequential_partitions by target: chains n0 -> n1 -> ... where each node uses the previous one.
-std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std::vector<TargetGroup>& types) {
+// find_sequential_partitions: chains n0 -> n1 -> ... of one-node partitions of the given types, where each
+// node uses the previous one.
+std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std::vector<SourceType>& types) {
   std::vector<std::vector<Node*>> out;
   std::function<void(std::vector<Node*>&)> extend = [&](std::vector<Node*>& chain) {
     if (chain.size() == types.size()) {
@@ -78,14 +119,14 @@ std::vector<std::vector<Node*>> find_sequential(const GraphModule& gm, const std
       return;
     }
     for (Node* u : chain.back()->users())
-      if (is_call(u, types[chain.size()]) && std::find(chain.begin(), chain.end(), u) == chain.end()) {
+      if (from_source(u, types[chain.size()]) && std::find(chain.begin(), chain.end(), u) == chain.end()) {
         chain.push_back(u);
         extend(chain);
         chain.pop_back();
       }
   };
   for (Node* n : gm.graph.nodes())
-    if (is_call(n, types[0])) {
+    if (from_source(n, types[0])) {
       std::vector<Node*> chain{n};
       extend(chain);
     }
@@ -103,8 +144,8 @@ Node* extra_binary_input(const Node* producer, const Node* binary) {
 
 // QAT: conv2d -> batch_norm [-> add] [-> relu] / [-> unary]; the batch norm is not folded yet.
 void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Filter& filter, bool with_relu) {
-  std::vector<TargetGroup> types{nn_type::conv2d, nn_type::batch_norm2d, group::add};
-  if (with_relu) types.push_back(group::relu);
+  std::vector<SourceType> types{nn_type::conv2d, nn_type::batch_norm2d, nn_type::add};
+  if (with_relu) types.push_back(nn_type::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *conv = m[0], *bn = m[1], *add = m[2], *relu = with_relu ? m[3] : nullptr;
     if (bn->users().size() != 1) continue;
@@ -127,7 +168,7 @@ void annotate_qat_conv_bn_binary(GraphModule& gm, const Config& config, const Fi
 }
 
 void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filter& filter,
-                               const std::vector<TargetGroup>& types) {
+                               const std::vector<SourceType>& types) {
   for (const auto& m : find_sequential(gm, types)) {
     Node* conv = m.front();
     Node* last = m.back();
@@ -145,7 +186,7 @@ void annotate_qat_conv_bn_tail(GraphModule& gm, const Config& config, const Filt
 void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_qat_conv_bn_binary(gm, config, filter, true);
   annotate_qat_conv_bn_binary(gm, config, filter, false);
-  for (TargetGroup unary : {TargetGroup(group::relu), TargetGroup(group::hardtanh), TargetGroup(group::hardswish), TargetGroup(group::relu6), TargetGroup(group::silu)})
+  for (const SourceType& unary : {nn_type::relu, nn_type::hardtanh, nn_type::hardswish, nn_type::relu6, nn_type::silu})
     annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d, unary});
   annotate_qat_conv_bn_tail(gm, config, filter, {nn_type::conv2d, nn_type::batch_norm2d});
 }
@@ -153,10 +194,10 @@ void annotate_qat_conv2d_fusion_pattern(GraphModule& gm, const Config& config, c
 // conv / linear -> add [-> relu] (torchao _annotate_conv2d_binary_unary / _annotate_conv2d_binary and their
 // linear twins): the weighted op's only user is the add; the add's other operand is observed for conv only
 // (torchao leaves the linear one unobserved, for accuracy).
-void annotate_weighted_binary(GraphModule& gm, const Config& config, const Filter& filter, TargetGroup weighted,
+void annotate_weighted_binary(GraphModule& gm, const Config& config, const Filter& filter, const SourceType& weighted,
                               bool observe_extra, bool with_relu) {
-  std::vector<TargetGroup> types{weighted, group::add};
-  if (with_relu) types.push_back(group::relu);
+  std::vector<SourceType> types{weighted, nn_type::add};
+  if (with_relu) types.push_back(nn_type::relu);
   for (const auto& m : find_sequential(gm, types)) {
     Node *op = m[0], *add = m[1], *relu = with_relu ? m[2] : nullptr;
     if (op->users().size() != 1) continue;
@@ -179,7 +220,7 @@ void annotate_weighted_binary(GraphModule& gm, const Config& config, const Filte
 // conv / linear -> unary: all (weighted op, unary) matches of the pairs in order, then each annotated
 // (_annotate_conv2d_unary, _annotate_linear_unary).
 void annotate_weighted_unary(GraphModule& gm, const Config& config, const Filter& filter,
-                             const std::vector<std::pair<TargetGroup, TargetGroup>>& patterns) {
+                             const std::vector<std::pair<SourceType, SourceType>>& patterns) {
   std::vector<std::vector<Node*>> matches;
   for (const auto& [op_type, unary_type] : patterns)
     for (auto& m : find_sequential(gm, {op_type, unary_type})) matches.push_back(std::move(m));
@@ -197,17 +238,18 @@ void annotate_weighted_unary(GraphModule& gm, const Config& config, const Filter
 
 void annotate_conv2d_unary(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_weighted_unary(gm, config, filter,
-                          {{nn_type::conv2d, group::relu},
-                           {nn_type::conv2d, group::hardtanh},
-                           {nn_type::conv2d, group::hardswish},
-                           {nn_type::conv2d, group::relu6},
-                           {nn_type::conv2d, group::silu},
-                           {nn_type::conv1d, group::relu}});
+                          {{nn_type::conv2d, nn_type::relu},
+                           {nn_type::conv2d, nn_type::hardtanh},
+                           {nn_type::conv2d, nn_type::hardswish},
+                           {nn_type::conv2d, nn_type::relu6},
+                           {nn_type::conv2d, nn_type::silu},
+                           {nn_type::conv1d, nn_type::relu}});
 }
 
-void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, TargetGroup targets) {
+// _annotate_conv2d / _annotate_linear: every node of a Conv2d / Linear partition not yet claimed.
+void annotate_single_weighted(GraphModule& gm, const Config& config, const Filter& filter, const SourceType& type) {
   for (Node* n : gm.graph.nodes())
-    if (is_call(n, targets) && !skip_annotate({n}, filter)) annotate_weighted_node(n, true, config);
+    if (from_source(n, type) && !skip_annotate({n}, filter)) annotate_weighted_node(n, true, config);
 }
 
 void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
@@ -222,17 +264,17 @@ void annotate_conv2d_fusion_pattern(GraphModule& gm, const Config& config, const
 
 void annotate_linear_unary(GraphModule& gm, const Config& config, const Filter& filter) {
   annotate_weighted_unary(gm, config, filter,
-                          {{group::linear, group::relu},
-                           {group::linear, group::leaky_relu},
-                           {group::linear, group::tanh},
-                           {group::linear, group::gelu}});
+                          {{nn_type::linear, nn_type::relu},
+                           {nn_type::linear, nn_type::leaky_relu},
+                           {nn_type::linear, nn_type::tanh},
+                           {nn_type::linear, nn_type::gelu}});
 }
 
 void annotate_linear_fusion_pattern(GraphModule& gm, const Config& config, const Filter& filter) {
-  annotate_weighted_binary(gm, config, filter, group::linear, /*observe_extra=*/false, true);
-  annotate_weighted_binary(gm, config, filter, group::linear, /*observe_extra=*/false, false);
+  annotate_weighted_binary(gm, config, filter, nn_type::linear, /*observe_extra=*/false, true);
+  annotate_weighted_binary(gm, config, filter, nn_type::linear, /*observe_extra=*/false, false);
   annotate_linear_unary(gm, config, filter);
-  annotate_single_weighted(gm, config, filter, group::linear);
+  annotate_single_weighted(gm, config, filter, nn_type::linear);
 }
 
 // ---- matmul / mul ---------------------------------------------------------------------------------------

@@ -27,10 +27,12 @@
 //   (exactly one node of the pattern has the target) -> global (exactly one node is a default quantizable
 //   op). A None config annotates its matches as "do not quantize" (_annotated, no specs), which blocks
 //   the later stages. Mixing QAT / non-QAT or static / dynamic configs skips the setter with a warning.
-// Patterns are found by node.target and graph structure (a "partition" is one node; sequential
-// partitions are producer -> user chains). torchao finds them by source: on a torch 2.14 non-strict export
-// (no source_fn_stack) by the class of a node's innermost nn_module_stack frame, so there a relu written
-// F.relu joins no pattern while here it does (docs/algorithms.md, Known differences, row 10: open).
+// Patterns are found as get_source_partitions finds them in a graph from torch 2.14's non-strict export,
+// which has no source_fn_stack: a module type (Conv2d, BatchNorm2d, Linear, ReLU, ...) is the class of a
+// node's innermost nn_module_stack frame, operator.add is aten.add (its torch_fn names "add"); a function
+// such as F.relu matches nothing, so conv -> F.relu is no conv + relu pattern, while conv -> an nn.ReLU
+// module is (every relu of the zoo is one, graph/models.cpp). A partition is one node; sequential
+// partitions are producer -> user chains.
 // Deviation: a node annotated by another quantizer (no X86 flag) counts as "not a quantized output"
 // where torchao would fail an assertion. get_x86_inductor_linear_dynamic_fp16_config is not provided:
 // the engine has no float16 dtype.

@@ -7,8 +7,9 @@ class MLP(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.fc1, self.fc2 = torch.nn.Linear(16, 32), torch.nn.Linear(32, 4)
+        self.relu = torch.nn.ReLU()
     def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))       # relu is a function: it belongs to no module
+        return self.fc2(self.relu(self.fc1(x)))        # relu is a module of its own: not part of fc1
 
 torch.manual_seed(0)
 cfg = get_symmetric_quantization_config(is_per_channel=True)

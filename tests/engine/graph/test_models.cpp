@@ -101,6 +101,13 @@ TEST_CASE("residual block exports with torch.export's node names and ops", "[mod
   CHECK(conv->meta.nn_module_stack[0].fqn == "conv1");
   CHECK(conv->meta.nn_module_stack[0].type == "torch.nn.modules.conv.Conv2d");
   CHECK(gm.graph.find("add")->meta.nn_module_stack.empty());
+  // Each relu is an nn.ReLU module of its own (relu1, relu2), as torch's non-strict export records it.
+  for (auto [node, fqn] : {std::pair{"relu", "relu1"}, std::pair{"relu_1", "relu2"}}) {
+    const std::vector<ModuleFrame>& frames = gm.graph.find(node)->meta.nn_module_stack;
+    REQUIRE(frames.size() == 1);
+    CHECK(frames[0].fqn == fqn);
+    CHECK(frames[0].type == "torch.nn.modules.activation.ReLU");
+  }
 
   // Folding: the seed's export -> prepare diff without the observer rows.
   GraphModule folded = gm.clone();

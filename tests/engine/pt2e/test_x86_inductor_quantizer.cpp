@@ -1,6 +1,7 @@
 // test_x86_inductor_quantizer.cpp — X86InductorQuantizer: the default config, inputs-only annotation
-// with the quantized-output flag on conv_relu / residual / cat_pool / tiny, propagation over
-// int8-in-int8-out ops, priorities, None configs blocking, setter warnings, and prepare_pt2e.
+// with the quantized-output flag on conv_relu / residual / cat_pool / tiny, patterns found by source type
+// as on a torch 2.14 non-strict export (the zoo's nn.ReLU modules join their patterns, an F.relu does not),
+// propagation over int8-in-int8-out ops, priorities, None configs blocking, setter warnings, and prepare_pt2e.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -117,6 +118,57 @@ TEST_CASE("X86 conv_relu annotates inputs only with relu flagged as the quantize
   CHECK(flagged(gm, "relu"));
   GraphModule prepared = prepare_pt2e(exported("conv_relu"), q);
   CHECK(observer_nodes(prepared).size() == 2);  // x and the weight; no output observer
+}
+
+// torchao x86_inductor_quantizer.py _annotate_conv2d_unary / _annotate_conv2d_binary_unary find [Conv2d, ReLU]
+// and [Conv2d, operator.add, ReLU] with find_sequential_partitions (torchao pt2e/graph_utils.py), which calls
+// torch's get_source_partitions (torch/fx/passes/utils/source_matcher_utils.py). On a torch 2.14 non-strict
+// export there is no source_fn_stack: a relu is placed by its innermost nn_module_stack class, so the zoo's
+// relus (nn.ReLU modules) are in ReLU partitions and a relu called as F.relu (no module frame of its own) is not.
+TEST_CASE("X86 finds patterns by source type as get_source_partitions does on a torch 2.14 non-strict export", "[x86]") {
+  const QuantizationConfig c = get_default_x86_inductor_quantization_config();
+  auto q = x86_global(c);
+  // What export_module records for the zoo's relus, and what an F.relu in forward leaves: no frame of its own.
+  const GraphModule zoo = exported("conv_relu");
+  const std::vector<ModuleFrame>& frames = zoo.graph.find("relu")->meta.nn_module_stack;
+  REQUIRE(frames.size() == 1);
+  CHECK(frames[0].fqn == "relu");
+  CHECK(frames[0].type == "torch.nn.modules.activation.ReLU");
+  auto as_f_relu = [](GraphModule& g, const char* node) { g.graph.find(node)->meta.nn_module_stack.clear(); };
+
+  GraphModule functional = exported("conv_relu");
+  as_f_relu(functional, "relu");
+  fold_bn(functional);
+  q.annotate(functional);
+  CHECK(flagged(functional, "conv2d"));  // a lone conv, flagged itself
+  CHECK(functional.graph.find("relu")->meta.quantization_annotation == nullptr);
+
+  // conv -> add -> F.relu: the conv + add pattern; the add is flagged, the relu left alone.
+  GraphModule residual = exported("residual");
+  as_f_relu(residual, "relu_1");
+  fold_bn(residual);
+  q.annotate(residual);
+  CHECK(flagged(residual, "add"));
+  CHECK(input_names(residual, "add") == std::vector<std::string>{"x"});
+  CHECK(residual.graph.find("relu_1")->meta.quantization_annotation == nullptr);
+  CHECK(flagged(residual, "relu"));  // the nn.ReLU module's relu still fuses with conv1
+
+  // cat_pool with F.relu in both branches: the convs are lone convs, so cat and max_pool2d read no quantized
+  // output and stay fp32.
+  GraphModule cat_pool = exported("cat_pool");
+  for (const char* r : {"relu", "relu_1"}) as_f_relu(cat_pool, r);
+  fold_bn(cat_pool);
+  q.annotate(cat_pool);
+  CHECK(flagged(cat_pool, "conv2d"));
+  CHECK(flagged(cat_pool, "conv2d_1"));
+  CHECK(unannotated_names(cat_pool) == std::set<std::string>{"relu", "relu_1", "cat", "max_pool2d", "mean", "add"});
+
+  // A Conv2d's class is read from the innermost frame only: a conv2d node outside any Conv2d module (F.conv2d)
+  // is in no Conv2d partition and stays unannotated.
+  GraphModule bare = exported("conv_relu");
+  bare.graph.find("conv2d")->meta.nn_module_stack.clear();
+  q.annotate(bare);
+  CHECK(bare.graph.find("conv2d")->meta.quantization_annotation == nullptr);
 }
 
 TEST_CASE("X86 residual: conv2d + add + relu observes only the add's extra input", "[x86]") {
