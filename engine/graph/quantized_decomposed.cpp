@@ -2,6 +2,8 @@
 // reference implementations (see quantized_decomposed.h).
 #include "graph/quantized_decomposed.h"
 
+#include <cmath>
+
 #include "graph/targets.h"
 #include "quant/quantize.h"
 
@@ -31,9 +33,14 @@ template <class T> const T* literal(const std::vector<Arg>& args, size_t i) {
   return i < args.size() ? std::get_if<T>(&args[i].v) : nullptr;
 }
 
-// A scalar tensor's value as an int (a .tensor overload's zero point is computed at run time).
+// A scalar tensor's value as an int (a .tensor overload's zero point is computed at run time); a float one must
+// hold a whole number that int64 can represent.
 int64_t tensor_int(const Tensor& t) {
-  return t.dtype() == DType::Int32 ? t.data<int32_t>()[0] : static_cast<int64_t>(t.item());
+  if (t.dtype() == DType::Int32) return t.data<int32_t>()[0];
+  const double v = t.item();
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0) || v != std::trunc(v))
+    throw ValueError("zero_point: expected an integer, got " + std::to_string(v));
+  return static_cast<int64_t>(v);
 }
 
 OpFn quantize_fn(bool dequantize, bool tensor_qparams) {
