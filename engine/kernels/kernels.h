@@ -328,7 +328,9 @@ struct FakeQuant {
     const int64_t q = !(d >= static_cast<double>(quant_min)) ? quant_min
                       : d > static_cast<double>(quant_max)   ? quant_max
                                                              : static_cast<int64_t>(d);
-    out = static_cast<float>(q - zero_point) * scale;
+    // q − zero_point in double, as ATen subtracts after fmin / fmax (exact below 2^53; int64_t could overflow
+    // for a range reaching INT64_MIN)
+    out = static_cast<float>(static_cast<double>(q) - static_cast<double>(zero_point)) * scale;
     mask = (quant_min <= qf && qf <= quant_max) ? 1 : 0;
   }
 };
