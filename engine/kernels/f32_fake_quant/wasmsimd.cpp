@@ -2,8 +2,10 @@
 // qf = zp + nearest(x · inv_scale); the clamp as pmax / pmin against the range ends (pmax(quant_min, NaN)
 // is quant_min, the reference's rule); y = (clamp − zp) · scale; the mask from two compares, narrowed to
 // bytes. Float arithmetic is the reference's integer arithmetic while zero_point and the range ends lie
-// within ±2^24: qf is then a whole number, the clamp and clamp − zp exact or rounded once alike. Calls
-// outside that (int32 ranges) and the last n % 16 elements go through the reference.
+// strictly within ±2^24: qf is then a whole number, the clamp and clamp − zp exact or rounded once alike, and a
+// sum zp + rne(x·inv) past ±2^24 rounds to a float still past the range end (at ±2^24 itself, 2^24 + 1 would
+// round onto the end and set the mask). Calls outside that (int32 ranges) and the last n % 16 elements go
+// through the reference.
 #include "kernels/simd128.h"
 #include "kernels/variants.h"
 
@@ -11,7 +13,7 @@ namespace pt::kernels {
 
 void f32_fake_quant__wasmsimd(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept {
   constexpr int64_t kExact = int64_t{1} << 24;
-  auto exact = [](int64_t v) { return v >= -kExact && v <= kExact; };
+  auto exact = [](int64_t v) { return v > -kExact && v < kExact; };
   size_t i = 0;
   if (exact(p.zero_point) && exact(p.quant_min) && exact(p.quant_max)) {
     const v128_t inv = wasm_f32x4_splat(p.inv_scale), scale = wasm_f32x4_splat(p.scale);
