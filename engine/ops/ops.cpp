@@ -274,8 +274,9 @@ ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntL
   const ConvGeometry g{N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
   // The forward and each backward do N·O·P·K multiply-accumulates over K x P im2col columns.
   const std::string what = "input " + shape_str(input) + " and weight " + shape_str(weight);
-  check_op_work(op, what, {N, O, g.P(), g.K()});
-  if (!g.pointwise()) checked_nbytes({g.K(), g.P()}, DType::Float32, "conv2d's im2col columns");
+  // OH and OW as separate factors: their product overflows int64_t for a huge padding (the check saturates).
+  check_op_work(op, what, {N, O, OH, OW, g.K()});
+  if (!g.pointwise()) checked_nbytes({g.K(), OH, OW}, DType::Float32, "conv2d's im2col columns");
   return g;
 }
 
