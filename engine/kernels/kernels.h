@@ -326,7 +326,7 @@ struct FakeQuant {
     // clamp in compares (std::fmin / std::fmax are calls into libc in wasm)
     const double d = static_cast<double>(qf);
     const int64_t q = !(d >= static_cast<double>(quant_min)) ? quant_min
-                      : d > static_cast<double>(quant_max)   ? quant_max
+                      : d >= static_cast<double>(quant_max)  ? quant_max  // >=: INT64_MAX rounds up to 2^63
                                                              : static_cast<int64_t>(d);
     // q − zero_point in double, as ATen subtracts after fmin / fmax (exact below 2^53; int64_t could overflow
     // for a range reaching INT64_MIN)
