@@ -13,11 +13,6 @@ namespace pt {
 
 namespace {
 
-constexpr const char* kConv2d = "torch.nn.modules.conv.Conv2d";
-constexpr const char* kBatchNorm2d = "torch.nn.modules.batchnorm.BatchNorm2d";
-constexpr const char* kLinear = "torch.nn.modules.linear.Linear";
-constexpr const char* kReLU = "torch.nn.modules.activation.ReLU";
-
 Layer new_layer(const std::string& fqn, const char* type) {
   Layer l;
   l.fqn = fqn;
@@ -36,7 +31,7 @@ Model new_model(const char* name, const char* class_name, Shape input_shape) {
 // Builders draw from the default generator exactly as the nn.Module constructors do.
 Layer conv(const std::string& fqn, int64_t in, int64_t out, int64_t k, int64_t padding, bool bias) {
   nn_init::Conv2dParams p = nn_init::conv2d(in, out, k, bias);
-  Layer l = new_layer(fqn, kConv2d);
+  Layer l = new_layer(fqn, module_class::conv2d);
   l.padding = {padding, padding};
   l.tensors.push_back({"weight", p.weight, false});
   if (bias) l.tensors.push_back({"bias", p.bias, false});
@@ -45,7 +40,7 @@ Layer conv(const std::string& fqn, int64_t in, int64_t out, int64_t k, int64_t p
 
 Layer batch_norm(const std::string& fqn, int64_t c) {
   nn_init::BatchNormParams p = nn_init::batch_norm2d(c);
-  Layer l = new_layer(fqn, kBatchNorm2d);
+  Layer l = new_layer(fqn, module_class::batch_norm2d);
   l.eps = p.eps;
   l.momentum = p.momentum;
   l.tensors = {{"weight", p.weight, false},
@@ -57,7 +52,7 @@ Layer batch_norm(const std::string& fqn, int64_t c) {
 
 Layer linear(const std::string& fqn, int64_t in, int64_t out) {
   nn_init::LinearParams p = nn_init::linear(in, out, true);
-  Layer l = new_layer(fqn, kLinear);
+  Layer l = new_layer(fqn, module_class::linear);
   l.tensors = {{"weight", p.weight, false}, {"bias", p.bias, false}};
   return l;
 }
@@ -65,7 +60,7 @@ Layer linear(const std::string& fqn, int64_t in, int64_t out) {
 // nn.ReLU(): no parameters, no random draws (the zoo creates its ReLUs after the layers with parameters). Every
 // relu of the zoo is a module of its own, as in torchvision's models, so its node's nn_module_stack names it, which X86InductorQuantizer's patterns look for (docs/algorithms.md,
 // X86InductorQuantizer: an F.relu joins no pattern there).
-Layer relu(const std::string& fqn) { return new_layer(fqn, kReLU); }
+Layer relu(const std::string& fqn) { return new_layer(fqn, module_class::relu); }
 
 // F.max_pool2d(x, 2): aten.max_pool2d.default(x, [2, 2], [2, 2])
 Node* max_pool2(ModelTracer& t, Node* x) {
@@ -236,7 +231,7 @@ Node* ModelTracer::attr(const std::string& fqn, const std::string& local) {
 Node* ModelTracer::layer(const std::string& fqn, Node* x) {
   const Layer& l = model_.layer(fqn);
   Node* n = nullptr;
-  if (l.type == kConv2d) {
+  if (l.type == module_class::conv2d) {
     // aten.conv2d.default(input, weight, bias, stride, padding, dilation, groups), trailing defaults omitted.
     std::vector<Arg> args{x, attr(fqn, "weight"), attr(fqn, "bias"), l.stride, l.padding, l.dilation, l.groups};
     const bool keep[] = {l.stride != std::vector<int64_t>{1, 1}, l.padding != std::vector<int64_t>{0, 0},
@@ -246,11 +241,11 @@ Node* ModelTracer::layer(const std::string& fqn, Node* x) {
       if (keep[i]) size = 4 + i;
     args.resize(size);
     n = gm_.graph.call_function(target::conv2d, std::move(args));
-  } else if (l.type == kBatchNorm2d) {
+  } else if (l.type == module_class::batch_norm2d) {
     n = gm_.graph.call_function(target::batch_norm,
                                 {x, attr(fqn, "weight"), attr(fqn, "bias"), attr(fqn, "running_mean"),
                                  attr(fqn, "running_var"), false, l.momentum, l.eps, true});
-  } else if (l.type == kLinear) {
+  } else if (l.type == module_class::linear) {
     n = gm_.graph.call_function(target::linear, {x, attr(fqn, "weight"), attr(fqn, "bias")});
   } else {
     n = gm_.graph.call_function(target::relu, {x});

@@ -31,8 +31,7 @@ namespace pt {
 
 struct Layer {
   std::string fqn;   // "conv1"
-  std::string type;  // "torch.nn.modules.conv.Conv2d", "torch.nn.modules.batchnorm.BatchNorm2d", "torch.nn.modules.linear.Linear",
-                     // "torch.nn.modules.activation.ReLU" (no tensors)
+  std::string type;  // module_class::conv2d, batch_norm2d, linear or relu (graph/targets.h; relu has no tensors)
   std::vector<int64_t> stride{1, 1}, padding{0, 0}, dilation{1, 1};  // Conv2d
   int64_t groups = 1;                                                // Conv2d
   double eps = 1e-5, momentum = 0.1;                                 // BatchNorm2d

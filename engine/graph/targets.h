@@ -208,6 +208,23 @@ inline constexpr std::array int8 = {target::int8_conv2d,      target::int8_linea
                                     target::int8_flatten};
 }  // namespace group
 
+// ---- module classes, as nn_module_stack records them (torch's non-strict export: "module.qualname") ----
+// The zoo's layers carry these (graph/models.cpp); quantizers that find patterns by module match on them.
+namespace module_class {
+inline constexpr const char* conv1d = "torch.nn.modules.conv.Conv1d";
+inline constexpr const char* conv2d = "torch.nn.modules.conv.Conv2d";
+inline constexpr const char* batch_norm2d = "torch.nn.modules.batchnorm.BatchNorm2d";
+inline constexpr const char* linear = "torch.nn.modules.linear.Linear";
+inline constexpr const char* relu = "torch.nn.modules.activation.ReLU";
+inline constexpr const char* relu6 = "torch.nn.modules.activation.ReLU6";
+inline constexpr const char* hardtanh = "torch.nn.modules.activation.Hardtanh";
+inline constexpr const char* hardswish = "torch.nn.modules.activation.Hardswish";
+inline constexpr const char* silu = "torch.nn.modules.activation.SiLU";
+inline constexpr const char* leaky_relu = "torch.nn.modules.activation.LeakyReLU";
+inline constexpr const char* tanh = "torch.nn.modules.activation.Tanh";
+inline constexpr const char* gelu = "torch.nn.modules.activation.GELU";
+}  // namespace module_class
+
 // ---- node predicates --------------------------------------------------------------------------------
 
 // A call_function node whose target is `t` / one of `g`. A null node is no call.

@@ -49,18 +49,18 @@ constexpr std::array conv1d_target = {target::conv1d};
 constexpr std::array linear_target = {target::linear};
 // The module types of torchao's patterns; the conv / linear patterns then keep only aten.conv2d
 // (conv1d) / aten.linear nodes, as torchao's annotators skip or reject the others.
-constexpr SourceType conv2d{"torch.nn.modules.conv.Conv2d", conv2d_target};
-constexpr SourceType conv1d{"torch.nn.modules.conv.Conv1d", conv1d_target};
-constexpr SourceType linear{"torch.nn.modules.linear.Linear", linear_target};
-constexpr SourceType batch_norm2d{"torch.nn.modules.batchnorm.BatchNorm2d"};
-constexpr SourceType relu{"torch.nn.modules.activation.ReLU"};
-constexpr SourceType hardtanh{"torch.nn.modules.activation.Hardtanh"};
-constexpr SourceType hardswish{"torch.nn.modules.activation.Hardswish"};
-constexpr SourceType relu6{"torch.nn.modules.activation.ReLU6"};
-constexpr SourceType silu{"torch.nn.modules.activation.SiLU"};
-constexpr SourceType leaky_relu{"torch.nn.modules.activation.LeakyReLU"};
-constexpr SourceType tanh{"torch.nn.modules.activation.Tanh"};
-constexpr SourceType gelu{"torch.nn.modules.activation.GELU"};
+constexpr SourceType conv2d{module_class::conv2d, conv2d_target};
+constexpr SourceType conv1d{module_class::conv1d, conv1d_target};
+constexpr SourceType linear{module_class::linear, linear_target};
+constexpr SourceType batch_norm2d{module_class::batch_norm2d};
+constexpr SourceType relu{module_class::relu};
+constexpr SourceType hardtanh{module_class::hardtanh};
+constexpr SourceType hardswish{module_class::hardswish};
+constexpr SourceType relu6{module_class::relu6};
+constexpr SourceType silu{module_class::silu};
+constexpr SourceType leaky_relu{module_class::leaky_relu};
+constexpr SourceType tanh{module_class::tanh};
+constexpr SourceType gelu{module_class::gelu};
 // operator.add: the torch_fn of `a + b`, torch.add and `+=` names "add" / "add_" (pytorch
 // test/export/test_export.py test_torch_fn), and every aten.add node our export emits comes from one of them.
 constexpr SourceType add{nullptr, group::add};
