@@ -66,6 +66,9 @@ template <class T> struct NoFillAllocator {
   template <class U> bool operator==(const NoFillAllocator<U>&) const noexcept { return true; }
 };
 
+// n elements of scratch space, not filled (as Tensor::uninitialized): for a buffer its user writes before reading.
+template <class T> std::unique_ptr<T[]> scratch_buffer(int64_t n) { return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]); }
+
 class Tensor {
  public:
   Tensor();  // an empty float32 tensor of shape {0}

@@ -214,9 +214,6 @@ void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t
                          static_cast<size_t>(oh * s.OW), cols + kk * 16, static_cast<size_t>(k_pairs * 16));
 }
 
-// A buffer every element of which its user writes before reading (no zero fill).
-template <typename T> std::unique_ptr<T[]> scratch(int64_t n) { return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]); }
-
 // Activation rows [N][K] as i16_gemm's B: panel p holds rows 8p … 8p + 7 as its columns, so each row's
 // pair kk (two codes minus the zero point) lands at slot j of the panel's pair kk. Rows past N in the last
 // panel, and the odd K's pad, are zeros.
@@ -292,11 +289,11 @@ Value conv2d(const OpArgs& a) {
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
-  const auto cols = scratch<int16_t>(g.N8() * g.K2), padded = scratch<int16_t>(s.Cg * s.Hp() * s.Wp());
-  const auto acc = scratch<int32_t>(Og * g.N8());
+  const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());
+  const auto acc = scratch_buffer<int32_t>(Og * g.N8());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   const int64_t eb = p.out_bits / 8;  // bytes a code
-  const auto row_codes = scratch<uint8_t>(g.N * eb);
+  const auto row_codes = scratch_buffer<uint8_t>(g.N * eb);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
       const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
@@ -336,14 +333,14 @@ Value linear(const OpArgs& a) {
   Shape shape = x.shape();
   shape.back() = O;
   Tensor out = Tensor::empty(shape, p.out_dtype());
-  const auto cols = scratch<int16_t>(g.N8() * g.K2);
-  const auto acc = scratch<int32_t>(O * g.N8());
+  const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2);
+  const auto acc = scratch_buffer<int32_t>(O * g.N8());
   if (p.in_signed) rows_to_panels<true>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.get());
   else rows_to_panels<false>(x.bytes(), g.N, K, g.k_pairs(), p.in_zero_point, cols.get());
   run_gemm(g, w.data<int16_t>(), cols.get(), acc.get());
   // Each channel's row of accumulators requantized contiguously, then the codes turned to [N][O].
   const int64_t eb = p.out_bits / 8;
-  const auto codes_by_channel = scratch<uint8_t>(O * g.N * eb);
+  const auto codes_by_channel = scratch_buffer<uint8_t>(O * g.N * eb);
   for (int64_t o = 0; o < O; ++o)
     kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o],
                        codes_by_channel.get() + o * g.N * eb, 1);
@@ -428,7 +425,7 @@ Value max_pool2d(const OpArgs& a) {
                 [&] { return "input " + shape_str(x.shape()) + " with a " + std::to_string(s.KH) + "x" + std::to_string(s.KW) + " window"; },
                 {x.size(0), s.C, s.OH, s.KH * s.W + s.OW * s.KW});
   Tensor out = Tensor::empty({x.size(0), s.C, s.OH, s.OW}, x.dtype());
-  const auto folded = scratch<uint8_t>(s.W);
+  const auto folded = scratch_buffer<uint8_t>(s.W);
   for (int64_t plane = 0; plane < x.size(0) * s.C; ++plane)
     max_pool_plane(x.bytes() + plane * s.H * s.W, p.in_signed != 0, s, out.bytes() + plane * s.OH * s.OW, folded.get());
   return Value(out);

@@ -56,7 +56,7 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Sha
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   Tensor dx = Tensor::zeros(input_shape);
-  const auto cols = scratch_floats(g.pointwise() ? 0 : K * P);
+  const auto cols = scratch_buffer<float>(g.pointwise() ? 0 : K * P);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* dx_ng = dx.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W;
@@ -74,7 +74,7 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   std::vector<double> dw(static_cast<size_t>(g.O) * K, 0.0);
-  const auto scratch = scratch_floats(g.pointwise() ? 0 : K * P), grad_t = scratch_floats(P * Og), part = scratch_floats(K * Og);
+  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og), part = scratch_buffer<float>(K * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());

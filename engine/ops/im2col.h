@@ -44,7 +44,4 @@ const float* columns(const float* x, const ConvGeometry& g, float* scratch);
 // the image, in float, in the order of the loops (c, kh, kw, oh, ow).
 void col2im(const float* cols, const ConvGeometry& g, float* x);
 
-// Scratch floats for columns and partial products, not cleared: every user writes them before reading.
-inline std::unique_ptr<float[]> scratch_floats(size_t n) { return std::unique_ptr<float[]>(new float[n]); }
-
 }  // namespace pt::ops

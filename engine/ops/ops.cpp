@@ -294,7 +294,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
   // columns, each output one float32 chain over k = (c, kh, kw) in order.
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  const auto scratch = scratch_floats(g.pointwise() ? 0 : static_cast<size_t>(K * P));
+  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* plane = out + (n * g.O + grp * Og) * P;
