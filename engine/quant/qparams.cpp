@@ -31,6 +31,9 @@ constexpr QSchemeName kQSchemeNames[] = {
 };
 
 int64_t floor_div2(int64_t v) { return v / 2 - (v < 0 && v % 2 != 0); }  // Python's v // 2 (no -v: INT64_MIN has none)
+// Python's (a + b) // 2 without forming a + b, which may not fit int64 (Python's ints have no bound); >> is
+// floor division by 2 in C++20, and the two halves' dropped low bits add one when both were set.
+int64_t floor_midpoint(int64_t a, int64_t b) { return (a >> 1) + (b >> 1) + (a & b & 1); }
 
 // One channel's (scale, zero_point) by calculate_qparams' formula, all in float32.
 struct ChannelQParams {
@@ -49,7 +52,7 @@ ChannelQParams channel_qparams(float min_val, float max_val, int64_t quant_min, 
     const float half_range = static_cast<float>((static_cast<double>(quant_max) - static_cast<double>(quant_min)) / 2.0);
     const float scale = std::max(amax / half_range, eps);
     int64_t zp = 0;
-    if (dtype == DType::UInt8) zp = has_customized_qrange ? floor_div2(quant_min + quant_max) : 128;
+    if (dtype == DType::UInt8) zp = has_customized_qrange ? floor_midpoint(quant_min, quant_max) : 128;
     return {scale, zp, 0.0f};
   }
   const float range = static_cast<float>(static_cast<double>(quant_max) - static_cast<double>(quant_min));
