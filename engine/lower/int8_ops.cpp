@@ -49,6 +49,12 @@ Int8Params Int8Params::from(const Tensor& t) {
 #define PT_READ(name, dflt) p.name = *d++;
   PT_INT8_PARAMS(PT_READ)
 #undef PT_READ
+  // The window's geometry divides by the stride and sizes buffers by kernel and padding (an edited params tensor).
+  if (p.stride_h < 1 || p.stride_w < 1 || p.kernel_h < 1 || p.kernel_w < 1 || p.groups < 1 || p.pad_h < 0 || p.pad_w < 0)
+    throw ValueError("int8 op params: expected stride, kernel and groups >= 1 and padding >= 0, got stride " +
+                     std::to_string(p.stride_h) + "x" + std::to_string(p.stride_w) + ", kernel " +
+                     std::to_string(p.kernel_h) + "x" + std::to_string(p.kernel_w) + ", padding " +
+                     std::to_string(p.pad_h) + "x" + std::to_string(p.pad_w) + ", groups " + std::to_string(p.groups));
   return p;
 }
 
@@ -287,6 +293,7 @@ Value conv2d(const OpArgs& a) {
   check_op_work("int8.conv2d", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
                 {N, O, P, K});
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
+  checked_nbytes({s.Cg, s.Hp(), s.Wp()}, DType::Int16, "int8.conv2d's padded input");
   const auto rq = channel_requantizations(a.tensor(4), p, O);
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
   const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());

@@ -37,6 +37,14 @@ std::pair<int64_t, int64_t> pair_of(const IntList& v, const char* op, const char
   return {h, w};
 }
 
+// The numerator of torch's output size, in + 2·pad − dil·(k − 1) − 1, in 128 bits: each argument fits int64_t,
+// but a huge padding, dilation or kernel makes the combination overflow it.
+__int128 window_span(int64_t in, int64_t k, int64_t pad, int64_t dil) {
+  return static_cast<__int128>(in) + 2 * static_cast<__int128>(pad) - static_cast<__int128>(dil) * (k - 1) - 1;
+}
+// An output size past int64_t's range as INT64_MAX, which check_op_work then rejects by name.
+int64_t saturate_size(__int128 v) { return v > INT64_MAX ? INT64_MAX : static_cast<int64_t>(v); }
+
 int64_t wrap_dim(int64_t d, int64_t ndim, const char* op) {
   int64_t n = std::max<int64_t>(ndim, 1);
   if (d < -n || d >= n)
@@ -261,16 +269,17 @@ ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntL
   if (groups < 1) throw RuntimeError("conv2d: expected groups >= 1, got " + std::to_string(groups));
   const int64_t N = input[0], C = input[1], H = input[2], W = input[3];
   const int64_t O = weight[0], Cg = weight[1], KH = weight[2], KW = weight[3];
-  if (Cg * groups != C)
-    throw RuntimeError("conv2d: expected input with " + std::to_string(Cg * groups) + " channels (weight " +
-                       shape_str(weight) + ", groups " + std::to_string(groups) + "), got input " + shape_str(input));
+  if (static_cast<__int128>(Cg) * groups != C)
+    throw RuntimeError("conv2d: expected input with " + (groups <= C ? std::to_string(Cg * groups) : "weight[1] * groups") +
+                       " channels (weight " + shape_str(weight) + ", groups " + std::to_string(groups) + "), got input " +
+                       shape_str(input));
   if (O % groups != 0)
     throw RuntimeError("conv2d: out_channels " + std::to_string(O) + " not divisible by groups " +
                        std::to_string(groups));
-  const int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1;
-  const int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
-  if (H + 2 * ph < dh * (KH - 1) + 1 || W + 2 * pw < dw * (KW - 1) + 1)
+  const __int128 span_h = window_span(H, KH, ph, dh), span_w = window_span(W, KW, pw, dw);
+  if (span_h < 0 || span_w < 0)
     throw RuntimeError("conv2d: input " + shape_str(input) + " (padded) is smaller than kernel " + shape_str(weight));
+  const int64_t OH = saturate_size(span_h / sh + 1), OW = saturate_size(span_w / sw + 1);
   const ConvGeometry g{N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
   // The forward and each backward do N·O·P·K multiply-accumulates over K x P im2col columns.
   const std::string what = "input " + shape_str(input) + " and weight " + shape_str(weight);
@@ -372,10 +381,10 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
   // torch's pooling_output_shape: floor or ceil, and a last window must start inside the input.
   auto out_size = [ceil_mode](int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
-    int64_t num = in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-    int64_t o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;  // floor division
-    if (ceil_mode && (o - 1) * s >= in + p) --o;
-    return o;
+    const __int128 num = window_span(in, k, p, d) + (ceil_mode ? s - 1 : 0);
+    __int128 o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;  // floor division
+    if (ceil_mode && (o - 1) * s >= static_cast<__int128>(in) + p) --o;
+    return o < INT64_MIN ? INT64_MIN : saturate_size(o);
   };
   const int64_t OH = out_size(H, kh, sh, ph, dh), OW = out_size(W, kw, sw, pw, dw);
   if (OH < 1 || OW < 1)

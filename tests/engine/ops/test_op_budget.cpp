@@ -38,6 +38,18 @@ TEST_CASE("conv2d, linear and the pools refuse a call past the work bound, namin
   CHECK_THROWS_WITH(ops::linear_backward_input(Tensor::zeros({1 << 14, 1 << 12}), weight), Contains("linear_backward"));
 }
 
+TEST_CASE("a padding, dilation, kernel or groups near INT64_MAX is refused by name, not overflowed", "[ops][budget][errors]") {
+  // torch's output size (in + 2·pad − dil·(k − 1) − 1) / stride + 1 overflows int64 for such arguments; the engine
+  // computes it in 128 bits and the work bound refuses it (found by the graph fuzz campaign).
+  const int64_t huge = int64_t{7740519914252392734};
+  const Tensor x = Tensor::zeros({1, 1, 4, 4}), w = Tensor::zeros({1, 1, 3, 3});
+  CHECK_THROWS_WITH(ops::conv2d(x, w, std::nullopt, {1}, {huge}), Contains("conv2d: input [1, 1, 4, 4] and weight [1, 1, 3, 3]"));
+  CHECK_THROWS_AS(ops::conv2d(x, w, std::nullopt, {1}, {huge}), RuntimeError);
+  CHECK_THROWS_WITH(ops::conv2d(x, w, std::nullopt, {1}, {0}, {huge}), Contains("is smaller than kernel"));
+  CHECK_THROWS_WITH(ops::conv2d(x, w, std::nullopt, {1}, {0}, {1}, huge), Contains("channels"));
+  CHECK_THROWS_WITH(ops::max_pool2d(x, {3}, {1}, {0}, {huge}), Contains("max_pool2d: input [1, 1, 4, 4] is too small"));
+}
+
 TEST_CASE("calls under the work bound run as before", "[ops][budget]") {
   // 2^20 x 2^15 = 2^35 multiply-accumulates would be allowed but slow; a 2^26 one checks the same path.
   const Tensor y = ops::conv2d(Tensor::full({1, 4, 64, 64}, 1.0f), Tensor::full({8, 4, 3, 3}, 0.5f), std::nullopt, {1}, {1});
