@@ -10,7 +10,8 @@
 // tests/fuzz/crashes/<target>/ — commit it with the fix: ctest replays that folder in every native build
 // ("fuzz:<target>", tests/fuzz/replay_main.cpp). Per target it prints executions, time, executions per
 // second, coverage (libFuzzer's cov / ft) and the result; build/fuzz/summary.json keeps the figures.
-// Limits per input: 10 s (-timeout), 2.5 GB of memory (-rss_limit_mb; one tensor may hold 2 GiB).
+// Limits per input: 10 s (-timeout; 120 s with --nice, where a busy machine can leave a nice-19 fuzzer unscheduled for
+// seconds and libFuzzer's clock is wall time), 2.5 GB of memory (-rss_limit_mb; one tensor may hold 2 GiB).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,7 @@ function runFuzzer(target) {
   const crashes = `tests/fuzz/crashes/${target}`;
   for (const d of [corpus, committed, crashes]) mkdirSync(d, { recursive: true });
   const before = new Set(readdirSync(crashes));
-  const fuzzArgs = [corpus, committed, `-artifact_prefix=${crashes}/`, '-timeout=10', '-rss_limit_mb=2560',
+  const fuzzArgs = [corpus, committed, `-artifact_prefix=${crashes}/`, `-timeout=${nice ? 120 : 10}`, '-rss_limit_mb=2560',
     '-print_final_stats=1', runs ? `-runs=${runs}` : `-max_total_time=${seconds}`];
   const exe = `build/fuzz/pt_fuzz_${target}`;
   const [cmd, cmdArgs] = nice ? ['nice', ['-n', '19', exe, ...fuzzArgs]] : [exe, fuzzArgs];
