@@ -45,6 +45,18 @@ DType dtype_from_name(const std::string& raw) {
   throw TypeError("unknown dtype '" + raw + "': expected one of float32, int8, uint8, int16, int32");
 }
 
+bool is_quantized_dtype_name(const std::string& raw) {
+  const std::string n = raw.rfind("torch.", 0) == 0 ? raw.substr(6) : raw;
+  return n == "quint8" || n == "qint8" || n == "qint32";
+}
+
+const char* torch_dtype_name(DType d, bool quantized) {
+  if (quantized && d == DType::UInt8) return "quint8";
+  if (quantized && d == DType::Int8) return "qint8";
+  if (quantized && d == DType::Int32) return "qint32";
+  return dtype_name(d);
+}
+
 std::string shape_str(const Shape& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);

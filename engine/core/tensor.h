@@ -33,6 +33,11 @@ using Shape = std::vector<int64_t>;
 size_t dtype_size(DType d);
 const char* dtype_name(DType d);    // "float32", "int8", ...
 DType dtype_from_name(const std::string& name);  // accepts torch spellings too ("torch.int8", "qint8")
+// torch spells three of these dtypes two ways: torch.uint8 / torch.quint8, int8 / qint8, int32 / qint32. The engine
+// keeps one DType for both; where torchao tells them apart (an observer's reduce_range check, how a module prints
+// its dtype) the spelling travels beside the DType as a flag, `quantized`.
+bool is_quantized_dtype_name(const std::string& name);   // "quint8", "torch.qint8", "qint32"
+const char* torch_dtype_name(DType d, bool quantized);   // "quint8" for (UInt8, true), "uint8" for (UInt8, false)
 
 template <class T> constexpr DType dtype_of();
 template <> constexpr DType dtype_of<float>() { return DType::Float32; }

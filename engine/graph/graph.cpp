@@ -2,6 +2,7 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
@@ -102,6 +103,11 @@ size_t Graph::position(const Node* node, const char* what) const {
   int64_t i = index_of(node);
   if (i < 0) throw RuntimeError(std::string(what) + ": node is not in this graph");
   return static_cast<size_t>(i);
+}
+
+uint64_t new_identity() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 Node* Graph::insert_at(size_t pos, OpKind op, const std::string& target, std::vector<Arg> args,

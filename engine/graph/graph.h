@@ -83,8 +83,16 @@ struct ModuleFrame {
 
 // node.meta["quantization_annotation"], written by a Quantizer (pt2e). The graph room only reads it
 // through this interface, for the report tables; edges are named by the input node's name.
+// A number no other node or annotation of this process ever gets. torch tells Node and annotation objects apart by
+// identity (`is`, id()); an address cannot stand in for it, since a freed graph's memory is reused.
+uint64_t new_identity();
+
 struct NodeAnnotation {
+  NodeAnnotation() = default;
+  NodeAnnotation(const NodeAnnotation&) {}  // a copy is another object, with an identity of its own
+  NodeAnnotation& operator=(const NodeAnnotation&) { return *this; }
   virtual ~NodeAnnotation() = default;
+  uint64_t identity = new_identity();
   // (input node name, spec label: "Spec", "SharedSpec", "DerivedSpec", "FixedSpec", "NoneType").
   virtual std::vector<std::pair<std::string, std::string>> input_spec_labels() const = 0;
   virtual std::string output_spec_label() const = 0;  // "NoneType" when the output is not quantized
@@ -121,6 +129,7 @@ struct Meta {
 };
 
 struct Node {
+  uint64_t identity = new_identity();  // the Python object's identity (new_identity above)
   std::string name;
   OpKind op = OpKind::call_function;
   std::string target;

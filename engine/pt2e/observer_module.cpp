@@ -98,6 +98,7 @@ ObserverBase* get_observer(const GraphModule& gm, const Node* node) { return get
 static ObserverConfig derived_config(const DerivedQuantizationSpec& spec) {
   ObserverConfig c;
   c.dtype = spec.dtype;
+  c.quantized_dtype = spec.quantized_dtype;
   c.qscheme = spec.qscheme.value_or(QScheme::per_tensor_affine);
   if (!spec.qscheme) c.none.push_back("qscheme");
   c.quant_min = spec.quant_min.value_or(0);

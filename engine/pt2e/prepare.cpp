@@ -191,6 +191,7 @@ void pass_field(ObserverArgs& kwargs, const char* name, std::optional<T>& field,
 template <class Spec>
 void pass_spec_fields(const Spec& s, ObserverArgs& kwargs) {
   kwargs.dtype = s.dtype;
+  kwargs.quantized_dtype = s.quantized_dtype;
   pass_field(kwargs, "quant_min", kwargs.quant_min, s.quant_min);
   pass_field(kwargs, "quant_max", kwargs.quant_max, s.quant_max);
   pass_field(kwargs, "qscheme", kwargs.qscheme, s.qscheme);

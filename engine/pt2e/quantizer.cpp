@@ -33,13 +33,13 @@ static void check_range_and_axis(const std::optional<int64_t>& qmin, const std::
 void QuantizationSpec::validate() const { check_range_and_axis(quant_min, quant_max, ch_axis, "QuantizationSpec"); }
 
 bool QuantizationSpec::operator==(const QuantizationSpec& o) const {
-  return dtype == o.dtype && observer_or_fake_quant_ctr == o.observer_or_fake_quant_ctr &&
+  return dtype == o.dtype && quantized_dtype == o.quantized_dtype && observer_or_fake_quant_ctr == o.observer_or_fake_quant_ctr &&
          quant_min == o.quant_min && quant_max == o.quant_max && qscheme == o.qscheme && ch_axis == o.ch_axis &&
          is_dynamic == o.is_dynamic;
 }
 
 bool DerivedQuantizationSpec::operator==(const DerivedQuantizationSpec& o) const {
-  return derived_from == o.derived_from && dtype == o.dtype && quant_min == o.quant_min &&
+  return derived_from == o.derived_from && dtype == o.dtype && quantized_dtype == o.quantized_dtype && quant_min == o.quant_min &&
          quant_max == o.quant_max && qscheme == o.qscheme && ch_axis == o.ch_axis && is_dynamic == o.is_dynamic;
 }
 

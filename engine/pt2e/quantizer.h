@@ -69,6 +69,7 @@ struct QuantizationSpec {
   std::optional<QScheme> qscheme;
   std::optional<int64_t> ch_axis;
   bool is_dynamic = false;
+  bool quantized_dtype = false;  // dtype spelled torch.qint8 / quint8 / qint32 (core/tensor.h)
   void validate() const;  // ValueError: quant_min > quant_max, or ch_axis < 0
   bool operator==(const QuantizationSpec& o) const;
 };
@@ -81,6 +82,7 @@ struct FixedQParamsQuantizationSpec {
   std::optional<int64_t> quant_max;
   std::optional<QScheme> qscheme;
   bool is_dynamic = false;
+  bool quantized_dtype = false;
   bool operator==(const FixedQParamsQuantizationSpec& o) const = default;
 };
 
@@ -101,6 +103,7 @@ struct DerivedQuantizationSpec {
   std::optional<QScheme> qscheme;
   std::optional<int64_t> ch_axis;
   bool is_dynamic = false;
+  bool quantized_dtype = false;
   // Compares every field but the function (std::function has no equality).
   bool operator==(const DerivedQuantizationSpec& o) const;
 };

@@ -40,6 +40,12 @@ void check_per_channel(std::optional<QScheme> q, const char* cls) {
                               "torch.per_channel_affine_float_qparams, got " + (q ? qscheme_name(*q) : "None"));
 }
 
+// The dtype's spelling (core/tensor.h): as given, else the class default's, which is torch's quantized one
+// (torch.quint8 / qint8) except PlaceholderObserver's float32.
+bool quantized_spelling(const ObserverArgs& a, DType class_default) {
+  return a.dtype ? a.quantized_dtype : class_default != DType::Float32;
+}
+
 // The qscheme a class is built with: the keyword, its default when left out, nullopt when passed as None.
 std::optional<QScheme> given_qscheme(const ObserverArgs& a, QScheme class_default) {
   if (a.is_none("qscheme")) return std::nullopt;
@@ -47,7 +53,7 @@ std::optional<QScheme> given_qscheme(const ObserverArgs& a, QScheme class_defaul
 }
 
 void check_symmetric_reduce_range(const ObserverConfig& c) {
-  if (is_symmetric(c.qscheme) && c.reduce_range && c.dtype == DType::UInt8)
+  if (is_symmetric(c.qscheme) && c.reduce_range && c.dtype == DType::UInt8 && c.quantized_dtype)
     throw NotImplementedError("Cannot reduce range for symmetric quantization for quint8");
 }
 
@@ -199,6 +205,7 @@ ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& 
   ObserverConfig c;
   c.qscheme = *q;
   c.dtype = a.dtype.value_or(DType::UInt8);
+  c.quantized_dtype = quantized_spelling(a, DType::UInt8);
   if (c.dtype == DType::Float32)
     throw ValueError("Default Observer only works for int8, uint8, int16 and int32 data types, got float32");
   set_range(c, a);
@@ -342,6 +349,7 @@ void keep_given_range(const ObserverArgs& a, ObserverConfig& c) {
 ObserverConfig placeholder_config(const ObserverArgs& a) {
   ObserverConfig c;
   c.dtype = a.dtype.value_or(DType::Float32);
+  c.quantized_dtype = quantized_spelling(a, DType::Float32);
   c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
   c.eps = a.eps.value_or(kFloat32Eps);
   c.is_dynamic = a.is_dynamic.value_or(false);
@@ -367,6 +375,7 @@ ObserverConfig fixed_qparams_config(const ObserverArgs& a) {
     throw NotImplementedError("FixedQParamsObserver doesn't support dynamic quantization");
   ObserverConfig c;
   c.dtype = a.dtype.value_or(DType::UInt8);
+  c.quantized_dtype = quantized_spelling(a, DType::UInt8);
   c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
   if (a.is_none("qscheme")) c.none.push_back("qscheme");
   // quant_min=0, quant_max=255 unless given; None stays None (FixedQParamsQuantizationSpec's default).

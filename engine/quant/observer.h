@@ -43,6 +43,7 @@ namespace pt {
 // The resolved configuration an observer runs with (torchao attribute names).
 struct ObserverConfig {
   DType dtype = DType::UInt8;
+  bool quantized_dtype = true;        // spelled torch.quint8 (the classes' default), not torch.uint8 (core/tensor.h)
   QScheme qscheme = QScheme::per_tensor_affine;
   bool reduce_range = false;
   int64_t quant_min = 0;              // effective range after calculate_qmin_qmax

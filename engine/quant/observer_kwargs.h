@@ -52,6 +52,8 @@ struct ObserverArgs {
 
   // Keywords passed as None, in the order they were passed (not set: a field is either set or here).
   std::vector<std::string> none;
+  // dtype was written in torch's quantized spelling (torch.quint8, not torch.uint8; core/tensor.h).
+  bool quantized_dtype = false;
 
   bool operator==(const ObserverArgs&) const = default;
   std::vector<std::string> set_names() const;  // names of the fields that are set, in table order

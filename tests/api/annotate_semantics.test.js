@@ -77,3 +77,18 @@ test('ComposableQuantizer accepts a later quantizer that edits the annotation in
   const prepared = pt.prepare_pt2e(exported('conv_relu'), new pt.ComposableQuantizer([new LabelRelu(), new ClaimRelu()]));
   assert.equal(pt.observer_nodes(prepared).length, 1);   // relu's output, as LabelRelu asked
 });
+
+test('ComposableQuantizer keeps its record across calls, as torchao\'s _graph_annotations (set in __init__)', () => {
+  // The same graph annotated twice: LabelRelu's second object replaces its first, which the record still holds.
+  const q = new pt.ComposableQuantizer([new LabelRelu()]);
+  pt.scope(() => {
+    const gm = exported('conv_relu');
+    q.annotate(gm);
+    assert.throws(() => q.annotate(gm),
+      (e) => e.name === 'RuntimeError' && e.message.includes('Quantizer LabelRelu has changed annotations on node relu'));
+    // A new graph's nodes are other objects: the same quantizer prepares it.
+    assert.equal(pt.observer_nodes(pt.prepare_pt2e(exported('conv_relu'), q)).length, 1);
+  });
+  assert.throws(() => pt.prepare_pt2e(exported('conv_relu'), { __proto__: pt.ComposableQuantizer.prototype, quantizers: [], describe: () => ({ type: 'ComposableQuantizer', quantizers: [], record: 3 }) }),
+    (e) => e.name === 'TypeError' && /record/.test(e.message));
+});

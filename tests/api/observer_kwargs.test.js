@@ -115,3 +115,27 @@ test('with_args keywords reach the observer prepare_pt2e builds, scale and zero_
   assert.deepEqual([scale[0], zero_point[0]], [1 / 256, 0]);
   assert.equal(byType.HistogramObserver.buffer('histogram').numel, 64, 'bins: 64 reached the HistogramObserver');
 });
+
+test('dtype keeps its spelling: reduce_range with a symmetric scheme raises for torch.quint8 only, and prints as given', () => {
+  // torchao v0.18.0 observer.py MinMaxObserver.__init__ / PerChannelMinMaxObserver.__init__ compare the dtype with
+  // torch.quint8; torch.uint8 (one engine dtype with quint8) is accepted.
+  const sym = { qscheme: 'per_tensor_symmetric', reduce_range: true };
+  for (const dtype of [undefined, 'quint8', 'torch.quint8']) {
+    assert.throws(() => new pt.MinMaxObserver({ ...sym, ...(dtype ? { dtype } : {}) }),
+      (e) => e.name === 'NotImplementedError' && /Cannot reduce range for symmetric quantization for quint8/.test(e.message), String(dtype));
+  }
+  assert.throws(() => new pt.PerChannelMinMaxObserver({ qscheme: 'per_channel_symmetric', reduce_range: true, dtype: 'quint8' }),
+    (e) => e.name === 'NotImplementedError');
+  pt.scope(() => {
+    const o = new pt.MinMaxObserver({ ...sym, dtype: 'uint8' });
+    assert.equal(o.quant_max, 127);
+    new pt.PerChannelMinMaxObserver({ qscheme: 'per_channel_symmetric', reduce_range: true, dtype: 'torch.uint8' });
+    // A fake-quantize module prints the dtype as written (torchao FakeQuantize.extra_repr).
+    const spelled = (dtype) => String(new pt.FakeQuantize({ observer: 'MinMaxObserver', ...(dtype ? { dtype } : {}) })).match(/, dtype=torch\.(\w+), qscheme/)[1];
+    assert.deepEqual([spelled(undefined), spelled('quint8'), spelled('uint8'), spelled('qint8'), spelled('int8')],
+      ['quint8', 'quint8', 'uint8', 'qint8', 'int8']);
+    // A spec keeps the spelling of its dtype, as torchao's dataclass holds the torch.dtype it was given.
+    const spec = (dtype) => new pt.QuantizationSpec({ dtype, observer_or_fake_quant_ctr: pt.MinMaxObserver.with_args({}) }).dtype;
+    assert.deepEqual([spec('quint8'), spec('torch.uint8'), spec('qint8'), spec('int8')], ['quint8', 'uint8', 'qint8', 'int8']);
+  });
+});

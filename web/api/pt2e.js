@@ -141,8 +141,11 @@ export function installPt2e(pt, M, tools) {
         throw new E.TypeError('ComposableQuantizer(): expected an array of quantizers');
       }
       this.quantizers = quantizers;
+      // torchao's _graph_annotations: which annotation object each node had, kept across annotate calls
+      // (node identity → annotation identity; engine/pt2e/quantizers/composable_quantizer.h).
+      Object.defineProperty(this, '_graph_annotations', { value: new Map() });
     }
-    describe() { return { type: 'ComposableQuantizer', name: 'ComposableQuantizer', quantizers: this.quantizers.map((q) => q.describe()) }; }
+    describe() { return { type: 'ComposableQuantizer', name: 'ComposableQuantizer', quantizers: this.quantizers.map((q) => q.describe()), record: this._graph_annotations }; }
     annotate(gm) { call(M.annotate, pt.gmArg('annotate', gm), this.describe()); return gm; }
   }
   Object.assign(pt, { Quantizer, ComposableQuantizer });

@@ -20,21 +20,10 @@ export function installQuant(pt, M, tools) {
 
   const adopt = Symbol('adopt');
   let adopting = null;
-  // How torch spells a dtype when it prints one: as the learner wrote it ('qint8' stays qint8), torch's quantized
-  // dtype for a constructor's default (torchao's observers default to torch.quint8 / qint8), the plain one for an
-  // observer prepare_pt2e made from a QuantizationSpec (torchao's specs say torch.int8 / uint8).
-  const QUANTIZED = { uint8: 'quint8', int8: 'qint8', int32: 'qint32' };
-  const spelled = (kwargs) => {
-    const d = typeof kwargs?.dtype === 'string' ? kwargs.dtype.replace(/^torch\./, '') : null;
-    return Object.values(QUANTIZED).includes(d) ? d : null;
-  };
 
   class ObserverBase {
     #handle;
-    #dtypeName;  // (config) => the dtype as torch prints it
     constructor(kwargs = {}) {
-      const given = spelled(kwargs);
-      this.#dtypeName = kwargs === adopt ? (c) => c.dtype : (c) => given ?? QUANTIZED[c.dtype] ?? c.dtype;
       if (kwargs === adopt) {
         this.#handle = adopting;  // pt.wrapObserver: an engine-made instance (e.g. inside a prepared graph)
       } else if (!this.constructor.className) {
@@ -68,10 +57,11 @@ export function installQuant(pt, M, tools) {
     get ch_axis() { return this.config.ch_axis; }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
-    // As print(observer) in PyTorch: 'MinMaxObserver(min_val=-2.17..., max_val=1.54...)' (observer_str.js).
+    // As print(observer) in PyTorch: 'MinMaxObserver(min_val=-2.17..., max_val=1.54...)' (observer_str.js), the dtype
+    // spelled as it was given (torch.quint8 by default, torch.uint8 from a QuantizationSpec that says uint8).
     toString() {
       const config = this.config;
-      return pt.scope(() => observerRepr(this.constructor.name, config, (n) => this.buffer(n), this.#dtypeName(config)));
+      return pt.scope(() => observerRepr(this.constructor.name, config, (n) => this.buffer(n), config.torch_dtype));
     }
     [Symbol.for('nodejs.util.inspect.custom')]() { return this.isDeleted() ? `${this.constructor.name}(freed)` : this.toString(); }
   }

@@ -130,7 +130,9 @@ val int_or_null(const std::optional<int64_t>& v) { return v ? val(double(*v)) : 
 
 // The fields the spec kinds share (torchao: dtype, quant_min, quant_max, qscheme, [ch_axis,] is_dynamic).
 template <class S> void read_spec_fields(const char* cls, const val& v, S& s) {
-  s.dtype = pt::dtype_from_name(ptjs::string_arg(cls, "dtype", v["dtype"]));
+  const std::string dtype = ptjs::string_arg(cls, "dtype", v["dtype"]);
+  s.dtype = pt::dtype_from_name(dtype);
+  s.quantized_dtype = pt::is_quantized_dtype_name(dtype);
   s.quant_min = opt_int(cls, v, "quant_min");
   s.quant_max = opt_int(cls, v, "quant_max");
   if (given(v["qscheme"])) s.qscheme = pt::qscheme_from_name(ptjs::string_arg(cls, "qscheme", v["qscheme"]));
@@ -138,7 +140,7 @@ template <class S> void read_spec_fields(const char* cls, const val& v, S& s) {
   if (given(v["is_dynamic"])) s.is_dynamic = ptjs::bool_arg(cls, "is_dynamic", v["is_dynamic"]);
 }
 template <class S> void write_spec_fields(const S& s, val& o) {
-  o.set("dtype", std::string(pt::dtype_name(s.dtype)));
+  o.set("dtype", std::string(pt::torch_dtype_name(s.dtype, s.quantized_dtype)));
   o.set("quant_min", int_or_null(s.quant_min));
   o.set("quant_max", int_or_null(s.quant_max));
   o.set("qscheme", s.qscheme ? val(std::string(pt::qscheme_name(*s.qscheme))) : val::null());
@@ -334,12 +336,12 @@ val spec_to_js(const pt::OptionalQSpec& spec) {
 std::string check_spec(const val& v) {
   return ptjs::guarded([&] {
     const std::string kind = ptjs::string_arg("spec", "kind", v["kind"]);
-    pt::DType dtype = pt::DType::Float32;
-    if (kind == "QuantizationSpec") dtype = quantization_spec_from_js(v).dtype;
-    else if (kind == "FixedQParamsQuantizationSpec") dtype = fixed_spec_fields_from_js(v).dtype;
-    else if (kind == "DerivedQuantizationSpec") dtype = derived_spec_fields_from_js(nullptr, v).dtype;
-    else throw pt::TypeError("check_spec: no fields to check in a " + kind);
-    return std::string(pt::dtype_name(dtype));
+    // The dtype as torch spells it, the learner's spelling kept (torch.quint8 stays quint8).
+    const auto spelled = [](const auto& s) { return std::string(pt::torch_dtype_name(s.dtype, s.quantized_dtype)); };
+    if (kind == "QuantizationSpec") return spelled(quantization_spec_from_js(v));
+    if (kind == "FixedQParamsQuantizationSpec") return spelled(fixed_spec_fields_from_js(v));
+    if (kind == "DerivedQuantizationSpec") return spelled(derived_spec_fields_from_js(nullptr, v));
+    throw pt::TypeError("check_spec: no fields to check in a " + kind);
   });
 }
 
@@ -443,6 +445,18 @@ val list_field(const val& d, const char* key) {
   return v;
 }
 
+// A JS ComposableQuantizer's record (a Map it keeps: node identity → annotation identity), so the record outlives
+// the engine quantizer built for one call, as torchao's _graph_annotations outlives one annotate.
+struct JsAnnotationRecord : pt::AnnotationRecord {
+  val map;
+  explicit JsAnnotationRecord(val m) : map(std::move(m)) {}
+  std::optional<uint64_t> find(uint64_t node) const override {
+    const val v = map.call<val>("get", double(node));
+    return v.isNumber() ? std::optional<uint64_t>(static_cast<uint64_t>(v.as<double>())) : std::nullopt;
+  }
+  void set(uint64_t node, uint64_t annotation) override { map.call<void>("set", double(node), double(annotation)); }
+};
+
 std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
   if (ptjs::js_type(d) != "object") throw pt::TypeError("a quantizer's describe() must return an object, got " + ptjs::js_type(d));
   const std::string type = ptjs::string_arg("quantizer description", "type", d["type"]);
@@ -454,7 +468,11 @@ std::shared_ptr<pt::Quantizer> quantizer_from_js(const val& d) {
       parts.push_back(quantizer_from_js(list[i]));
       names.push_back(ptjs::string_arg("quantizer description", "name", list[i]["name"]));
     }
-    return std::make_shared<pt::ComposableQuantizer>(parts, names);
+    const val record = d["record"];
+    if (given(record) && !record.instanceof(val::global("Map")))
+      throw pt::TypeError("quantizer description: 'record' must be a Map, got " + ptjs::js_type(record));
+    return std::make_shared<pt::ComposableQuantizer>(
+        parts, names, given(record) ? std::make_shared<JsAnnotationRecord>(record) : nullptr);
   }
   if (type == "Quantizer") {  // written in JS
     const val annotate = d["annotate"], validate = d["validate"], transform = d["transform_for_annotation"];

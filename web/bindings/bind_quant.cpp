@@ -74,6 +74,7 @@ val config(const Observer& o) {
     val v = val::object();
     v.set("type", std::string(o.impl().type_name()));
     v.set("dtype", std::string(pt::dtype_name(c.dtype)));
+    v.set("torch_dtype", std::string(pt::torch_dtype_name(c.dtype, c.quantized_dtype)));  // as torch prints it
     // An attribute torchao keeps as None (ObserverConfig::none) is null.
     const auto attr = [&](const char* name, val value) { v.set(name, c.is_none(name) ? val::null() : value); };
     attr("qscheme", val(std::string(pt::qscheme_name(c.qscheme))));

@@ -108,6 +108,7 @@ inline pt::ObserverArgs observer_args_from_js(const std::string& cls, const val&
       if (key == name) {
         read_kwarg(cls, key, v, field);
         declared = true;
+        if (key == "dtype") a.quantized_dtype = pt::is_quantized_dtype_name(v.as<std::string>());  // as written
       }
     });
     if (!declared) throw pt::unexpected_keyword_argument(cls + ".__init__", key);
@@ -121,6 +122,7 @@ inline val observer_args_to_js(const pt::ObserverArgs& a) {
   pt::for_each_observer_kwarg(a, [&](const char* name, const auto& field) {
     if (field) o.set(name, kwarg_to_js(*field));
   });
+  if (a.dtype) o.set("dtype", std::string(pt::torch_dtype_name(*a.dtype, a.quantized_dtype)));
   return o;
 }
 

@@ -122,3 +122,29 @@ TEST_CASE("ComposableQuantizer accepts in-place edits of earlier annotations", "
   CHECK_THROWS_AS(ComposableQuantizer({xnn, nullptr}), ValueError);
   CHECK_THROWS_AS(ComposableQuantizer({xnn}, {"a", "b"}), ValueError);
 }
+
+TEST_CASE("ComposableQuantizer keeps its record across annotate calls and graphs, by identity", "[composable]") {
+  // torchao composable_quantizer.py: _graph_annotations is filled in __init__ and kept, keyed by the Node objects.
+  // Annotating the same graph again, a quantizer that replaces annotations meets its own earlier objects.
+  ComposableQuantizer q({relu_overwriter(false)}, {"ReluQuantizer"});
+  GraphModule gm = exported("conv_relu");
+  CHECK_NOTHROW(q.annotate(gm));
+  CHECK_THROWS_WITH(q.annotate(gm), "Quantizer ReluQuantizer has changed annotations on node relu");
+  // Other graphs are other nodes, even where a freed graph's memory is reused: no false report.
+  for (int i = 0; i < 3; ++i) {
+    GraphModule other = exported("conv_relu");
+    CHECK_NOTHROW(q.annotate(other));
+  }
+  // A clone's nodes are new objects (deepcopy), and so are their annotations.
+  GraphModule base = exported("conv_relu");
+  CHECK_NOTHROW(q.annotate(base));
+  GraphModule copy = base.clone();
+  CHECK_NOTHROW(q.annotate(copy));
+  // Quantizers that leave `_annotated` nodes alone (XNNPACK's annotators) pass a second call unchanged.
+  auto xnn = std::make_shared<executorch::XNNPACKQuantizer>();
+  xnn->set_global(get_symmetric_quantization_config());
+  ComposableQuantizer twice({xnn});
+  GraphModule g2 = exported("conv_relu");
+  CHECK_NOTHROW(twice.annotate(g2));
+  CHECK_NOTHROW(twice.annotate(g2));
+}

@@ -26,6 +26,24 @@ std::vector<std::string> buffer_names(const ObserverBase& o) {
 }
 }  // namespace
 
+TEST_CASE("reduce_range with a symmetric scheme and plain torch.uint8 is accepted, as in torchao", "[observer]") {
+  // torchao v0.18.0 observer.py: the NotImplementedError checks `self.dtype == torch.quint8`; for torch.uint8,
+  // calculate_qmin_qmax gives 0..127 and _calculate_qparams the symmetric uint8 zero point 128 (no customized
+  // range; only the affine branch clamps it, so it stays outside 0..127); scale = max(-min, max) / (127 / 2).
+  ObserverArgs a = with_qscheme(QScheme::per_tensor_symmetric, DType::UInt8);
+  a.reduce_range = true;
+  MinMaxObserver o(a);
+  CHECK(o.config().quant_min == 0);
+  CHECK(o.config().quant_max == 127);
+  o.forward(Tensor::from<float>({-2.0f, 0.5f, 3.0f}, {3}));
+  const QParams qp = o.calculate_qparams();
+  CHECK(qp.scale.data<float>()[0] == 3.0f / 63.5f);
+  CHECK(qp.zero_point.data<int32_t>()[0] == 128);
+  ObserverArgs pc = with_qscheme(QScheme::per_channel_symmetric, DType::UInt8);
+  pc.reduce_range = true;
+  CHECK_NOTHROW(PerChannelMinMaxObserver(pc));
+}
+
 TEST_CASE("observers reject qschemes, dtypes and flags as torchao does", "[observer][errors]") {
   CHECK_THROWS_AS(MinMaxObserver(with_qscheme(QScheme::per_channel_affine)), NotImplementedError);
   CHECK_THROWS_AS(MovingAverageMinMaxObserver(with_qscheme(QScheme::per_channel_symmetric)), NotImplementedError);
@@ -33,10 +51,18 @@ TEST_CASE("observers reject qschemes, dtypes and flags as torchao does", "[obser
   CHECK_THROWS_AS(MovingAveragePerChannelMinMaxObserver(with_qscheme(QScheme::per_tensor_symmetric)),
                   NotImplementedError);
 
+  // torchao observer.py MinMaxObserver.__init__ / PerChannelMinMaxObserver.__init__: reduce_range with a symmetric
+  // qscheme raises for dtype torch.quint8 (also the default) only; torch.uint8 is accepted.
   ObserverArgs sym_u8 = with_qscheme(QScheme::per_tensor_symmetric, DType::UInt8);
+  sym_u8.quantized_dtype = true;
   sym_u8.reduce_range = true;
   CHECK_THROWS_WITH(MinMaxObserver(sym_u8), "Cannot reduce range for symmetric quantization for quint8");
+  ObserverArgs sym_default = with_qscheme(QScheme::per_tensor_symmetric);
+  sym_default.dtype.reset();  // the class default, torch.quint8
+  sym_default.reduce_range = true;
+  CHECK_THROWS_AS(MinMaxObserver(sym_default), NotImplementedError);
   ObserverArgs sym_u8_pc = with_qscheme(QScheme::per_channel_symmetric, DType::UInt8);
+  sym_u8_pc.quantized_dtype = true;
   sym_u8_pc.reduce_range = true;
   CHECK_THROWS_AS(PerChannelMinMaxObserver(sym_u8_pc), NotImplementedError);
 
