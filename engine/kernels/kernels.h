@@ -153,23 +153,36 @@ extern const Kernel<PackPairsFn> i16_pack_pairs;
 //   shift_even   a power-of-two multiplier 2^-shift as the VPU applies it (engine/lower/vpu.h): shift > 0
 //                an arithmetic shift right rounding half to even (what quantize's round, nearbyint, does
 //                to acc·2^-shift, so a power-of-two graph's integer run equals its fake-quant run bit for
-//                bit), shift ≤ 0 a left shift by −shift (exact), + zp, clamped.
+//                bit), shift ≤ 0 a left shift by −shift (exact), + zp, clamped;
+//   f32_output   no code: the float32 output of onednn's qconv2d_pointwise / qlinear_pointwise with
+//                output_dtype float32 (what torchao v0.18.0 inductor_passes/x86.py qconv_weight_prepack /
+//                qlinear_weight_prepack make of dq → conv / linear with no quantize after): v = f32(acc)·scale
+//                + bias_f32 — the accumulator scaled by s_in·s_w[c] first, the float bias added after, as
+//                oneDNN's int8 convolution applies its source and weight scales before the bias — then
+//                max(v, min_f32) (0 for a fused relu, −inf without); out_bytes 4, the float's bits. zero_point,
+//                qmin and qmax are not read. Two roundings (the product, the sum); no fused multiply-add.
 // Additions (and shift_even's left shift) wrap modulo 2^32 (as SIMD lanes do); lowering keeps
 // accumulators far from the ends.
-enum class RequantKind : int32_t { fp32 = 0, fixed_point = 1, shift = 2, shift_even = 3 };
+enum class RequantKind : int32_t { fp32 = 0, fixed_point = 1, shift = 2, shift_even = 3, f32_output = 4 };
 struct Requantization {
   RequantKind kind = RequantKind::fp32;
-  float scale = 1.0f;      // fp32: the real multiplier s_in·s_w / s_out (finite, > 0)
+  float scale = 1.0f;      // fp32: the real multiplier s_in·s_w / s_out (finite, > 0); f32_output: s_in·s_w[c]
   int32_t multiplier = 0;  // fixed_point: Q0.31, in [2^30, 2^31)
   int32_t shift = 0;       // fixed_point: exponent in [−31, 30]; shift: right shift in [0, 31];
                            // shift_even: right shift in [0, 31], or a left shift by −shift in [1, 31]
   int32_t zero_point = 0;
   int32_t qmin = -128, qmax = 127;  // the output code's range (a fused relu raises qmin to zero_point)
-  int32_t out_bytes = 1;   // the code's width: 1 (int8 / uint8), 2 (int16, the VPU's Q3.12 output)
+  int32_t out_bytes = 1;   // the code's width: 1 (int8 / uint8), 2 (int16, the VPU's Q3.12 output), 4 (f32_output)
+  float bias_f32 = 0.0f;   // f32_output: the channel's float bias, added after the scale
+  float min_f32 = -std::numeric_limits<float>::infinity();  // f32_output: 0 for a fused relu
 
-  // The scalar step every variant reproduces.
+  // The scalar step every variant reproduces (f32_output: the float's bits).
   int32_t apply(int32_t acc) const {
     int32_t v;
+    if (kind == RequantKind::f32_output) {
+      const float scaled = static_cast<float>(acc) * scale;
+      return __builtin_bit_cast(int32_t, std::max(scaled + bias_f32, min_f32));
+    }
     if (kind == RequantKind::fp32) {
       float f = static_cast<float>(acc) * scale;
       f = std::max(f, static_cast<float>(qmin - zero_point));
@@ -212,8 +225,8 @@ struct Requantization {
 };
 
 // i32_requantize: out[i · out_stride] = r.apply(acc[i] + bias) for i < n, the code's low r.out_bytes
-// bytes (an int8 or uint8 value, or an int16 one in the machine's byte order, as the output tensor's
-// dtype reads it), out_stride counted in codes; bias adds modulo 2^32.
+// bytes (an int8 or uint8 value, or an int16 one or f32_output's float in the machine's byte order, as
+// the output tensor's dtype reads it), out_stride counted in codes; bias adds modulo 2^32.
 using RequantizeFn = void(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
                           size_t out_stride) noexcept;
 extern const Kernel<RequantizeFn> i32_requantize;

@@ -1,5 +1,5 @@
-// int8_ops.cpp — the int8 ops (int8_ops.h): packing, requantization parameters, and the op functions
-// over engine/kernels (i16_gemm, i16_pack_pairs, i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
+// int8_ops.cpp — the int8 ops (int8_ops.h): packing, requantization parameters (or the float output
+// stage), and the op functions over engine/kernels (i16_gemm, i16_pack_pairs, i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
 #include "lower/int8_ops.h"
 
 #include <algorithm>
@@ -49,6 +49,8 @@ Int8Params Int8Params::from(const Tensor& t) {
 #define PT_READ(name, dflt) p.name = *d++;
   PT_INT8_PARAMS(PT_READ)
 #undef PT_READ
+  if (p.out_bits != 8 && p.out_bits != 16 && p.out_bits != 32)
+    throw ValueError("int8 op params: out_bits must be 8, 16 or 32 (float32), got " + std::to_string(p.out_bits));
   // The window's geometry divides by the stride and sizes buffers by kernel and padding (an edited params tensor).
   if (p.stride_h < 1 || p.stride_w < 1 || p.kernel_h < 1 || p.kernel_w < 1 || p.groups < 1 || p.pad_h < 0 || p.pad_w < 0)
     throw ValueError("int8 op params: expected stride, kernel and groups >= 1 and padding >= 0, got stride " +
@@ -139,6 +141,20 @@ void set_add_params(Int8Params& p, float a_scale, float b_scale, float out_scale
                                     static_cast<uint32_t>(p.add_b_multiplier * p.in2_zero_point));
 }
 
+OutputStage output_stage(const Int8Params& p, const Tensor& scale, const Tensor& bias, int64_t channel) {
+  OutputStage st;
+  st.r = requantization(static_cast<kn::RequantKind>(p.requant), scale.data<float>()[channel], p.out_zero_point,
+                        p.out_qmin, p.out_qmax);
+  st.r.out_bytes = p.out_bits / 8;
+  if (st.r.kind == kn::RequantKind::f32_output) {
+    st.r.bias_f32 = bias.data<float>()[channel];
+    if (p.relu) st.r.min_f32 = 0.0f;
+  } else {
+    st.bias = bias.data<int32_t>()[channel];
+  }
+  return st;
+}
+
 // ---- the ops -----------------------------------------------------------------------------------------
 
 namespace {
@@ -154,16 +170,20 @@ int32_t code_at(const std::byte* base, int64_t i, bool is_signed) {
   return is_signed ? static_cast<int8_t>(b) : b;
 }
 
-std::vector<kn::Requantization> channel_requantizations(const Tensor& scale, const Int8Params& p, int64_t O) {
-  if (scale.dtype() != DType::Float32 || scale.numel() != O)
-    throw RuntimeError("int8 op: expected " + std::to_string(O) + " float32 multipliers, got " + shape_str(scale.shape()));
-  std::vector<kn::Requantization> r;
-  for (int64_t o = 0; o < O; ++o) {
-    r.push_back(requantization(static_cast<kn::RequantKind>(p.requant), scale.data<float>()[o], p.out_zero_point,
-                               p.out_qmin, p.out_qmax));
-    r.back().out_bytes = p.out_bits / 8;
-  }
-  return r;
+std::vector<OutputStage> output_stages(const Tensor& scale, const Tensor& bias, const Int8Params& p, int64_t O,
+                                       const char* op) {
+  const bool float_out = static_cast<kn::RequantKind>(p.requant) == kn::RequantKind::f32_output;
+  if (float_out != (p.out_bits == 32))
+    throw RuntimeError(std::string(op) + ": params pair requant " + std::to_string(p.requant) + " with out_bits " +
+                       std::to_string(p.out_bits) + "; a float output takes requant f32_output and out_bits 32 together");
+  const DType bias_dtype = float_out ? DType::Float32 : DType::Int32;
+  if (scale.dtype() != DType::Float32 || scale.numel() != O || bias.dtype() != bias_dtype || bias.numel() != O)
+    throw RuntimeError(std::string(op) + ": expected " + std::to_string(O) + " float32 multipliers and " + std::to_string(O) +
+                       " " + dtype_name(bias_dtype) + " biases, got " + dtype_name(scale.dtype()) + " " +
+                       shape_str(scale.shape()) + " and " + dtype_name(bias.dtype()) + " " + shape_str(bias.shape()));
+  std::vector<OutputStage> st;
+  for (int64_t o = 0; o < O; ++o) st.push_back(output_stage(p, scale, bias, o));
+  return st;
 }
 
 struct Gemm {  // C[O][N8] = W16[O][K2] · B, B in panels of 8 columns
@@ -245,13 +265,13 @@ PT_HOT_LOOP void rows_to_panels(const std::byte* x, int64_t N, int64_t K, int64_
   }
 }
 
-// codes [O][N] (a row per channel, Bytes a code) -> out [N][O], in blocks of 64 output rows so the rows
-// written and the codes read stay in L1. One-byte codes go four channels at a time: each output row gets
-// the four codes as one 32-bit word (in memory order, channel o first); the channels left over (O % 4) and
-// two-byte codes one by one.
+// codes [O][N] (a row per channel, Bytes a code; 4: the float output stage's floats) -> out [N][O], in
+// blocks of 64 output rows so the rows written and the codes read stay in L1. One-byte codes go four
+// channels at a time: each output row gets the four codes as one 32-bit word (in memory order, channel o
+// first); the channels left over (O % 4) and wider codes one by one.
 template <int Bytes>
 PT_HOT_LOOP void channels_to_rows(const uint8_t* codes, int64_t O, int64_t N, uint8_t* out) {
-  using Word = std::conditional_t<Bytes == 2, uint16_t, uint8_t>;
+  using Word = std::conditional_t<Bytes == 4, uint32_t, std::conditional_t<Bytes == 2, uint16_t, uint8_t>>;
   const Word* src = reinterpret_cast<const Word*>(codes);
   Word* dst = reinterpret_cast<Word*>(out);
   for (int64_t n0 = 0; n0 < N; n0 += 64) {
@@ -294,7 +314,7 @@ Value conv2d(const OpArgs& a) {
                 {N, O, P, K});
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
   checked_nbytes({s.Cg, s.Hp(), s.Wp()}, DType::Int16, "int8.conv2d's padded input");
-  const auto rq = channel_requantizations(a.tensor(4), p, O);
+  const auto stages = output_stages(a.tensor(4), bias, p, O, "int8.conv2d");
   Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
   const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());
   const auto acc = scratch_buffer<int32_t>(Og * g.N8());
@@ -315,7 +335,7 @@ Value conv2d(const OpArgs& a) {
         const int64_t oc = gr * Og + o;
         uint8_t* y = dst + (n * O + oc) * P * eb;
         const bool direct = row_stride == s.OW;
-        kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[oc], rq[oc],
+        kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), stages[oc].bias, stages[oc].r,
                            direct ? y : row_codes.get(), 1);
         if (!direct)
           for (int64_t r = 0; r < s.OH; ++r)
@@ -336,7 +356,7 @@ Value linear(const OpArgs& a) {
   check_op_work("int8.linear", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
                 {g.N, O, K});
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.linear's packed rows");
-  const auto rq = channel_requantizations(a.tensor(4), p, O);
+  const auto stages = output_stages(a.tensor(4), bias, p, O, "int8.linear");
   Shape shape = x.shape();
   shape.back() = O;
   Tensor out = Tensor::empty(shape, p.out_dtype());
@@ -349,10 +369,11 @@ Value linear(const OpArgs& a) {
   const int64_t eb = p.out_bits / 8;
   const auto codes_by_channel = scratch_buffer<uint8_t>(O * g.N * eb);
   for (int64_t o = 0; o < O; ++o)
-    kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), bias.data<int32_t>()[o], rq[o],
+    kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), stages[o].bias, stages[o].r,
                        codes_by_channel.get() + o * g.N * eb, 1);
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
-  if (eb == 2) channels_to_rows<2>(codes_by_channel.get(), O, g.N, dst);
+  if (eb == 4) channels_to_rows<4>(codes_by_channel.get(), O, g.N, dst);
+  else if (eb == 2) channels_to_rows<2>(codes_by_channel.get(), O, g.N, dst);
   else channels_to_rows<1>(codes_by_channel.get(), O, g.N, dst);
   return Value(out);
 }

@@ -9,8 +9,12 @@
 //     weight  int16 [O, K2]: conv / linear weights (int8, zero point 0) widened once at lowering, a row
 //             per output channel, K = Cg·kH·kW (or in_features) padded to K2 = K rounded up to even;
 //     bias    int32 [O]: bias_f32 quantized with scale s_in·s_w[c] (torchao reference_representation_rewrite.py);
+//             float32 [O] under the float output stage (the float bias itself, added after the scale);
 //     scale   float32 [O]: the requantization multipliers f32(f32(s_in·s_w[c]) / s_out) (conv / linear),
+//             f32(s_in·s_w[c]) under the float output stage,
 //             or [s_in, s_out] (mean, whose multiplier also divides by the pooled count at run time).
+// The float output stage (requant f32_output, out_bits 32; the X86 path's conv / linear whose output feeds a
+// float user, kernels.h RequantKind::f32_output) returns float32 instead of codes: f32(acc)·scale + bias [, relu].
 // How an accumulator becomes a code is params.requant (kernels.h RequantKind: XNNPACK fp32, gemmlowp
 // fixed point, pure shift), chosen per op: requantization() derives the kernel's parameters from the
 // multiplier, so a graph holds the real multiplier a learner can read and the backend's way of applying it.
@@ -39,11 +43,13 @@ namespace pt {
   X(out_qmax, 127)                                                                                      \
   X(out_signed, 1)                                                                                      \
   X(requant, 0)           /* RequantKind of conv2d / linear / mean */                                   \
+  X(relu, 0)              /* f32_output: a fused relu (a code output's relu is out_qmin instead) */    \
   X(stride_h, 1) X(stride_w, 1) X(pad_h, 0) X(pad_w, 0) X(groups, 1) X(kernel_h, 1) X(kernel_w, 1)      \
   X(add_bias, 0) X(add_a_multiplier, 0) X(add_b_multiplier, 0) X(add_shift, 0) /* q8_add's */           \
   X(dim, 0) X(end_dim, -1) /* cat's dim; flatten's start_dim / end_dim */                              \
   X(keepdim, 1)           /* mean: [N, C, 1, 1] (1) or [N, C] (0) */                                    \
-  X(out_bits, 8)          /* output codes of 8 bits (out_signed says which) or int16 (the VPU's Q3.12) */
+  X(out_bits, 8)          /* output codes of 8 bits (out_signed says which), int16 (the VPU's Q3.12), or */ \
+                          /* 32: float32, the f32_output stage's */
 
 struct Int8Params {
 #define PT_FIELD(name, dflt) int32_t name = dflt;
@@ -52,7 +58,9 @@ struct Int8Params {
   Tensor to_tensor() const;                  // int32 [kInt8ParamCount]
   static Int8Params from(const Tensor& t);   // ValueError for a tensor of another shape or dtype
   DType in_dtype() const { return in_signed ? DType::Int8 : DType::UInt8; }
-  DType out_dtype() const { return out_bits == 16 ? DType::Int16 : out_signed ? DType::Int8 : DType::UInt8; }
+  DType out_dtype() const {
+    return out_bits == 32 ? DType::Float32 : out_bits == 16 ? DType::Int16 : out_signed ? DType::Int8 : DType::UInt8;
+  }
 };
 inline constexpr size_t kInt8ParamCount = 0
 #define PT_COUNT(name, dflt) +1
@@ -80,6 +88,15 @@ Tensor pack_weight(const Tensor& w);
 // cannot be expressed.
 kernels::Requantization requantization(kernels::RequantKind kind, float multiplier, int32_t zero_point, int32_t qmin,
                                        int32_t qmax);
+
+// One output channel's last step in a conv2d / linear: the int32 bias i32_requantize adds and the
+// Requantization from params.requant and the channel's multiplier (scale[channel]). Codes out: bias[channel]
+// of the int32 bias; the float output stage: no int32 bias, the float bias[channel] and the fused relu inside.
+struct OutputStage {
+  int32_t bias = 0;
+  kernels::Requantization r;
+};
+OutputStage output_stage(const Int8Params& p, const Tensor& scale, const Tensor& bias, int64_t channel);
 
 // A shift_even add (the VPU's, engine/lower/vpu.h): inputs of one scale s_in add as codes, then 2^-add_shift
 // = s_in / s_out requantizes the sum. ValueError when the input scales differ or the ratio is no power of two.

@@ -21,6 +21,7 @@ const char* requant_name(kernels::RequantKind k) {
     case kernels::RequantKind::fixed_point: return "fixed_point";
     case kernels::RequantKind::shift: return "shift";
     case kernels::RequantKind::shift_even: return "shift_even";
+    case kernels::RequantKind::f32_output: return "f32_output";
   }
   return "shift";
 }
@@ -75,12 +76,21 @@ IntegerPicture integer_picture(GraphModule& lowered, const std::string& name, co
     acc += static_cast<uint32_t>(pic.products.back());
   }
   pic.accumulator = static_cast<int32_t>(acc);
-  pic.bias = lowered.get_tensor(a->bias->target).data<int32_t>()[pic.channel];
-  pic.accumulator_with_bias = static_cast<int32_t>(acc + static_cast<uint32_t>(pic.bias));
   pic.multiplier = lowered.get_tensor(a->scale->target).data<float>()[pic.channel];
-  const kernels::Requantization r =
-      requantization(static_cast<kernels::RequantKind>(p.requant), pic.multiplier, p.out_zero_point, p.out_qmin, p.out_qmax);
+  const OutputStage st = output_stage(p, lowered.get_tensor(a->scale->target), lowered.get_tensor(a->bias->target), pic.channel);
+  const kernels::Requantization& r = st.r;
   pic.requantization = requant_name(r.kind);
+  if (r.kind == kernels::RequantKind::f32_output) {  // no int32 bias, no code: the float output stage
+    pic.float_output = true;
+    pic.accumulator_with_bias = pic.accumulator;
+    pic.bias_f32 = r.bias_f32;
+    pic.relu = p.relu != 0;
+    pic.scaled = static_cast<double>(static_cast<float>(pic.accumulator) * pic.multiplier);
+    pic.output_f32 = __builtin_bit_cast(float, r.apply(pic.accumulator));
+    return pic;
+  }
+  pic.bias = st.bias;
+  pic.accumulator_with_bias = static_cast<int32_t>(acc + static_cast<uint32_t>(pic.bias));
   pic.fixed_multiplier = r.multiplier;
   pic.shift = r.shift;
   pic.scaled = static_cast<double>(static_cast<float>(pic.accumulator_with_bias) * pic.multiplier);

@@ -8,6 +8,9 @@
 // element `index` (flat, in the op's output) is then recomputed from the codes, the packed weights, the
 // int32 bias and the requantization the op holds (int8_ops.h). `output` equals the op's own output code
 // there (the test checks it); ValueError for a node that is no int8 conv2d / linear or an index outside.
+// An op with the float output stage (the X86 path's conv / linear feeding a float user) has no int32 bias
+// and no code: requantization "f32_output", bias_f32, and output_f32 = f32(accumulator)·multiplier +
+// bias_f32 (then the fused relu), equal to the op's own float there.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +21,7 @@
 namespace pt {
 
 struct IntegerPicture {
-  std::string node, target, requantization;  // requantization: "fp32", "fixed_point", "shift"
+  std::string node, target, requantization;  // requantization: "fp32", "fixed_point", "shift", "shift_even", "f32_output"
   std::vector<int64_t> output_coords;        // the element's coordinates in the op's output
   int64_t channel = 0;                       // its output channel
   int32_t input_zero_point = 0;
@@ -32,7 +35,11 @@ struct IntegerPicture {
   int32_t fixed_multiplier = 0, shift = 0;  // fixed_point: Q31 multiplier and exponent; shift: bits
   double scaled = 0;              // the accumulator in output steps before rounding: f32(acc)·multiplier
   int32_t output_zero_point = 0, qmin = 0, qmax = 0;
-  int32_t output = 0;             // the requantized code
+  int32_t output = 0;             // the requantized code (f32_output: 0, no code)
+  bool float_output = false;      // the float output stage: multiplier is s_in·s_w, the bias below is added in float
+  float bias_f32 = 0;             // f32_output: the channel's float bias
+  bool relu = false;              // f32_output: a fused relu
+  float output_f32 = 0;           // f32_output: the op's float output element
 };
 
 IntegerPicture integer_picture(GraphModule& lowered, const std::string& node, const std::vector<Tensor>& inputs,

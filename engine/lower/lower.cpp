@@ -72,6 +72,9 @@ class Lowerer {
   Lowerer(GraphModule& gm, const LowerOptions& o) : gm_(gm), o_(o) {}
 
   void run() {
+    if (o_.requantization == kernels::RequantKind::f32_output)
+      throw ValueError("lower: f32_output is the float output stage lowering picks for an x86 conv / linear whose output "
+                       "is not quantized, not a requantization (expected fp32, fixed_point, shift or shift_even)");
     check_converted();
     for (Node* n : gm_.graph.nodes()) {
       if (!gm_.graph.contains(n) || n->op != OpKind::call_function || node_kind(*n) != NodeKind::op) continue;
@@ -120,10 +123,11 @@ class Lowerer {
   }
 
   // Inputs and output hold the backend's activation codes; under shift_even requantization an op that
-  // requantizes (int16_output) may also write int16 codes (the VPU's Q3.12 output, engine/lower/vpu.h).
+  // requantizes (int16_output) may also write int16 codes (the VPU's Q3.12 output, engine/lower/vpu.h). A
+  // float output (no m.q) has inputs only.
   void check_dtypes(const Match& m, bool int16_output = false) const {
     const DType want = activation_dtype();
-    for (size_t i = 0; i <= m.in.size(); ++i) {
+    for (size_t i = 0; i < m.in.size() + (m.q ? 1 : 0); ++i) {
       const Affine& a = i < m.in.size() ? m.in[i] : m.out;
       const Node* at = i < m.in.size() ? m.input_dqs[i] : m.q;
       if (i == m.in.size() && int16_output && a.dtype == DType::Int16 && shift_even()) continue;
@@ -147,6 +151,12 @@ class Lowerer {
     Int8Params p;
     p.in_zero_point = m.in.at(0).zero_point;
     p.in_signed = m.in[0].dtype == DType::Int8;
+    if (!m.q) {  // the float output stage: no output code, a fused relu clamps the float
+      p.requant = static_cast<int32_t>(kernels::RequantKind::f32_output);
+      p.out_bits = 32;
+      p.relu = m.relu ? 1 : 0;
+      return p;
+    }
     p.out_zero_point = m.out.zero_point;
     p.out_qmin = m.relu ? std::max(m.out.qmin, m.out.zero_point) : m.out.qmin;
     p.out_qmax = m.out.qmax;
@@ -168,29 +178,32 @@ class Lowerer {
     return a;
   }
 
-  // Replaces the match by `target`(inputs, params, weight, bias, scale), keeping the op's name.
+  // Replaces the match by `target`(inputs, params, weight, bias, scale), keeping the op's name. The match
+  // ends at its quantize, or (a float output) at its relu or the op itself, whose users then read the int8 op.
   void replace(const Match& m, const char* target, const Int8Params& p, const Tensor* weight = nullptr,
                const Tensor* bias = nullptr, const Tensor* scale = nullptr) {
+    Node* last = m.q ? m.q : m.relu ? m.relu : m.op;
     Int8Args a;
     for (Node* dq : m.input_dqs) a.inputs.push_back(arg_node(dq, 0));
-    a.params = attr(m.q, "_int8_params_", p.to_tensor());
-    if (weight) a.weight = attr(m.q, "_packed_weight_", *weight);
-    if (bias) a.bias = attr(m.q, "_bias_int32_", *bias);
-    if (scale) a.scale = attr(m.q, "_requant_scale_", *scale);
-    Node* op = gm_.graph.insert_before(m.q, OpKind::call_function, target, int8_arg_list(a), "");
-    op->meta.val = m.q->meta.val;
+    a.params = attr(last, "_int8_params_", p.to_tensor());
+    if (weight) a.weight = attr(last, "_packed_weight_", *weight);
+    if (bias) a.bias = attr(last, m.q ? "_bias_int32_" : "_bias_f32_", *bias);
+    if (scale) a.scale = attr(last, "_requant_scale_", *scale);
+    Node* op = gm_.graph.insert_before(last, OpKind::call_function, target, int8_arg_list(a), "");
+    op->meta.val = last->meta.val;
     op->meta.nn_module_stack = m.op->meta.nn_module_stack;
     op->meta.custom = m.op->meta.custom;
     op->meta.custom["delegate"] = std::string(backend_name(o_.backend));
     const std::string name = m.op->name;
-    std::vector<Node*> taken = {m.op, m.q};
-    if (m.relu) taken.push_back(m.relu);
+    std::vector<Node*> taken = {m.op};
+    for (Node* n : {m.q, m.relu})
+      if (n) taken.push_back(n);
     for (const auto* dqs : {&m.input_dqs, &m.weight_dqs})
       for (Node* dq : *dqs)
         if (dq->users().size() == 1) taken.push_back(dq);
     for (Node* t : taken) lowered_as[t->name] = name;
-    gm_.graph.replace_all_uses_with(m.q, op);
-    gm_.graph.erase_node(m.q);
+    gm_.graph.replace_all_uses_with(last, op);
+    if (m.q) gm_.graph.erase_node(m.q);
     if (m.relu) gm_.graph.erase_node(m.relu);
     gm_.graph.erase_node(m.op);
     op->name = name;
@@ -215,12 +228,21 @@ class Lowerer {
   }
 
   // conv2d / linear: weight int8, zero point 0; bias quantized with s_in·s_w[c]; multipliers per channel.
+  // On x86 an op whose output is not quantized takes the float output stage instead (int8_ops.h): torchao
+  // v0.18.0 inductor_passes/x86.py turns every dq → conv / linear into onednn.qconv_pointwise /
+  // qlinear_pointwise with output_dtype float32 (qconv_weight_prepack, qlinear_weight_prepack), fuses an
+  // output quantize where one follows (_register_qconv_post_op_fusion_pass), and otherwise the relu of a
+  // conv / linear with that one user into the float-output op (_register_qconv_unary_fusion,
+  // _register_qlinear_unary_fusion, "Priority 2": QConv2d / QLinear Unary pattern with fp32 output).
   std::string weighted(Match& m) {
     const bool conv = is_call(m.op, target::conv2d);
     if (std::string why = add_input(m, arg_node(m.op, 0)); !why.empty()) return why;
     Node* w_dq = arg_node(m.op, 1);
     if (!w_dq || node_kind(*w_dq) != NodeKind::dequantize) return "its weight is not dequantized";
-    if (std::string why = find_output(m, true); !why.empty()) return why;
+    if (std::string why = find_output(m, true); !why.empty()) {
+      if (o_.backend != LowerBackend::x86) return why;
+      m.q = nullptr;  // the float output stage; find_output fused the relu if it is the op's one user
+    }
     check_dtypes(m, true);
     const auto wa = qdq_args(*w_dq);
     if (!wa || wa->dtype != DType::Int8)
@@ -262,7 +284,19 @@ class Lowerer {
     const Tensor bias_f = b ? std::get<Tensor>(evaluate_constants(gm_, {b})[0].v) : Tensor::zeros({O});
     if (bias_f.dtype() != DType::Float32 || bias_f.numel() != O)
       throw ValueError("bias " + b->name + " must be float32 [" + std::to_string(O) + "], got " + dtype_name(bias_f.dtype()) + " " + shape_str(bias_f.shape()));
-    const float s_in = m.in[0].scale, s_out = m.out.scale;
+    const float s_in = m.in[0].scale;
+    const Tensor packed = pack_weight(w);
+    const char* int8_target = conv ? target::int8_conv2d : target::int8_linear;
+    if (!m.q) {  // onednn's float output: scale f32(s_in · s_w[c]) on the accumulator, the float bias as it is
+      for (int64_t c = 0; c < O; ++c) {
+        scale.data<float>()[c] = s_w[c] * s_in;
+        requantization(kernels::RequantKind::f32_output, scale.data<float>()[c], 0, 0, 0);  // throws early
+      }
+      const Tensor bias_f32 = bias_f.clone().reshape({O});
+      replace(m, int8_target, p, &packed, &bias_f32, &scale);
+      return "";
+    }
+    const float s_out = m.out.scale;
     for (int64_t c = 0; c < O; ++c) {
       // rne(b · f32(1 / (s_w · s_in))), as quantize_per_channel(bias, s_w · s_in, 0, int32) computes it.
       const float bias_scale = s_w[c] * s_in;
@@ -271,8 +305,7 @@ class Lowerer {
       scale.data<float>()[c] = bias_scale / s_out;  // XNNPACK: f32(f32(s_in · s_w[c]) / s_out)
       requantization(o_.requantization, scale.data<float>()[c], p.out_zero_point, p.out_qmin, p.out_qmax);  // throws early
     }
-    const Tensor packed = pack_weight(w);
-    replace(m, conv ? target::int8_conv2d : target::int8_linear, p, &packed, &bias, &scale);
+    replace(m, int8_target, p, &packed, &bias, &scale);
     return "";
   }
 

@@ -14,13 +14,20 @@
 //   dq(x) → adaptive_avg_pool2d(1) | mean([2, 3]) → q      int8.mean
 //   dq(x_i)… → cat → q                                     int8.cat      (shared qparams)
 //   dq(x) → flatten → q                                    int8.flatten  (shared qparams)
+// and on x86 only, a conv / linear whose output is not quantized (X86InductorQuantizer quantizes their inputs only):
+//   dq(x), dq(w int8) [, bias] → conv2d | linear [→ relu]   int8.conv2d / int8.linear with the float output stage:
+//                                                          float32 f32(acc)·f32(s_in·s_w[c]) + bias[c] [, relu]
+//   (torchao v0.18.0 inductor_passes/x86.py: qconv / qlinear_weight_prepack make every dq → conv / linear an onednn
+//   op with a float32 output; the relu of a single-user conv / linear is fused into it, "Priority 2" of
+//   _register_qconv_unary_fusion / _register_qlinear_unary_fusion.)
 // x is any int8 / uint8 code tensor: a boundary quantize, or the op lowered before it. What matches no
 // pattern stays as it was (float ops between q / dq, run by the reference ops); the report says why.
 // Backends: xnnpack wants int8 activations (s8·s8, per-channel or per-tensor int8 weights, ExecuTorch's
 // XNNPACKQuantizer); x86 wants uint8 activations (u8·s8, X86InductorQuantizer, reduce_range or not).
 // Weights are int8 with zero point 0 (XNNPACK's qc8w), packed once here (int8_ops.h pack_weight); biases
 // are quantized with s_in·s_w[c] (torchao reference_representation_rewrite.py); requantization is `options.requantization` for
-// every op (kernels.h RequantKind), except add, which is XNNPACK's integer add in both backends. Under shift_even (the
+// every op (kernels.h RequantKind; f32_output is lowering's own choice for the x86 float outputs, ValueError when
+// asked for), except add, which is XNNPACK's integer add in both backends. Under shift_even (the
 // fictional VPU's, lower/vpu.h) add sums two codes of one scale and shifts, and an op that requantizes may write int16
 // codes (an int16 output quantize: the VPU's Q3.12 output).
 //

@@ -58,9 +58,16 @@ test('ExecuTorch spelling and the x86 backend; fixed-point requantization', () =
   const cx = converted('tiny', x86());
   const lx = pt.lower(cx, 'x86');
   assert.ok(lx.nodes.some((n) => n.target === 'int8.conv2d'));
-  const stay = lx.delegation_info.nodes.find((n) => n.name === 'linear');
-  assert.equal(stay.delegated, false);
-  assert.match(stay.reason, /not quantized/);
+  // tiny's linear feeds the model's output, which X86InductorQuantizer leaves float: it runs as an int8 linear
+  // with the float output stage (torchao's x86 Inductor passes: onednn qlinear_pointwise, output dtype float32).
+  const fc = lx.delegation_info.nodes.find((n) => n.name === 'linear');
+  assert.deepEqual([fc.delegated, fc.lowered_as, fc.reason], [true, 'linear', null]);
+  assert.equal(lx.nodes.find((n) => n.name === 'linear').target, 'int8.linear');
+  const x = pt.example_inputs(2)[0];
+  const p = pt.integer_picture(lx, 'linear', x, { index: 1 });
+  assert.deepEqual([p.float_output, p.requantization, p.relu], [true, 'f32_output', false]);
+  assert.equal(p.output_f32, Math.fround(Math.fround(p.accumulator * p.multiplier) + p.bias_f32));
+  assert.equal(p.output_f32, lx.forward(x).data()[1]);
 });
 
 test('bad input: typed errors naming the node, and the module keeps working', () => {

@@ -6,7 +6,8 @@
 //                                                            //   delegated, lowered_as, reason }] }
 //   pt.integer_picture(lowered, 'conv2d', x, { index: 5 })  // one output element step by step (M07): the codes it
 //                                                            // reads, weights, products, int32 accumulator, bias,
-//                                                            // multiplier, requantized code (engine/lower/integer_picture.h)
+//                                                            // multiplier, requantized code (engine/lower/integer_picture.h);
+//                                                            // an x86 op with a float output: float_output, bias_f32, relu, output_f32
 //   const sim = pt.simulate_vpu(converted);                 // the fictional VPU (M10-1, engine/lower/vpu.h): every op on
 //   sim.forward(x); sim.delegation_info                      // integer codes, every requantization a shift (shift_even)
 //   const et = pt.to_edge_transform_and_lower(converted, { partitioner: [new pt.XnnpackPartitioner()] });

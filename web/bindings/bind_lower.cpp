@@ -90,6 +90,10 @@ val integer_picture(const GraphModuleHandle& gm, const std::string& node, const 
     o.set("qmin", p.qmin);
     o.set("qmax", p.qmax);
     o.set("output", p.output);
+    o.set("float_output", p.float_output);  // the X86 path's float output stage: bias_f32, relu, output_f32
+    o.set("bias_f32", p.bias_f32);
+    o.set("relu", p.relu);
+    o.set("output_f32", p.output_f32);
     return o;
   });
 }

@@ -6,7 +6,8 @@
 //                shifts and masks, the low words gathered back; RoundingDivideByPOT on i32x4;
 //   shift        i32x4 add and arithmetic shift;
 //   shift_even   the arithmetic shift, then one added where the dropped bits are above the half or at the
-//                half of an odd floor (masks and compares); a left shift for shift ≤ 0.
+//                half of an odd floor (masks and compares); a left shift for shift ≤ 0;
+//   f32_output   f32x4 convert, mul, add, pmax (the scalar max exactly): the lanes are the floats, four a store.
 // int16 codes (out_bytes 2) are gathered as the low two bytes of each lane, eight a store.
 #include <cstring>
 
@@ -24,6 +25,7 @@ struct Step {
   v128_t round;                                          // shift
   v128_t even_mask, even_half;                           // shift_even
   v128_t zp, qmin, qmax;
+  v128_t bias_f32, min_f32;                              // f32_output
 
   explicit Step(const Requantization& rq)
       : r(rq),
@@ -41,7 +43,9 @@ struct Step {
         even_half(wasm_i32x4_splat(rq.shift > 0 && rq.shift < 32 ? int32_t{1} << (rq.shift - 1) : 1)),
         zp(wasm_i32x4_splat(rq.zero_point)),
         qmin(wasm_i32x4_splat(rq.qmin)),
-        qmax(wasm_i32x4_splat(rq.qmax)) {
+        qmax(wasm_i32x4_splat(rq.qmax)),
+        bias_f32(wasm_f32x4_splat(rq.bias_f32)),
+        min_f32(wasm_f32x4_splat(rq.min_f32)) {
     if (rq.kind == RequantKind::fixed_point && rq.shift < 0) {
       const int32_t mask = static_cast<int32_t>((int64_t{1} << -rq.shift) - 1);
       right_mask = wasm_i32x4_splat(mask);
@@ -66,6 +70,10 @@ struct Step {
   }
 
   v128_t operator()(v128_t acc) const {
+    if (r.kind == RequantKind::f32_output) {
+      const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_f32x4_splat(r.scale));
+      return wasm_f32x4_pmax(wasm_f32x4_add(scaled, bias_f32), min_f32);
+    }
     if (r.kind == RequantKind::fp32) {
       v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_f32x4_splat(r.scale));
       f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, lo), hi);
@@ -103,6 +111,15 @@ void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const 
   const Step step(r);
   const v128_t b = wasm_i32x4_splat(bias);
   size_t i = 0;
+  if (r.out_bytes == 4) {
+    if (out_stride == 1)
+      for (; i + 4 <= n; i += 4) wasm_v128_store(out + 4 * i, step(wasm_i32x4_add(wasm_v128_load(acc + i), b)));
+    for (; i < n; ++i) {
+      const int32_t v = r.apply(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias)));
+      std::memcpy(out + 4 * i * out_stride, &v, 4);
+    }
+    return;
+  }
   if (r.out_bytes == 2) {
     if (out_stride == 1)
       for (; i + 8 <= n; i += 8) {

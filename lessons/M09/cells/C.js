@@ -1,5 +1,6 @@
 // C. Lowered side by side: XNNPACK runs s8·s8, x86 runs u8·s8 (uint8 codes times int8 weights). One conv output
-// element from each backend, the two partitions, SQNR against float and the time per batch measured now.
+// element from each backend, the two partitions, SQNR against float and the time per batch measured now; and x86's
+// last conv, whose output B left float, lowered with a float output (f32(acc)·(s_in·s_w) + bias, no requantization).
 const { gm, held, converted } = state;
 const lowered = { xnnpack: pt.lower(converted.xnnpack, 'xnnpack'), x86: pt.lower(converted.x86, 'x86'), 'x86 reduce_range': pt.lower(converted['x86 reduce_range'], 'x86') };
 const pictures = Object.fromEntries(Object.entries(lowered).map(([name, l]) => [name, pt.integer_picture(l, 'conv2d', held, { index: 150 })]));
@@ -22,4 +23,12 @@ check(xrr.inputs.every((v) => v <= 127), t('rr_seven_bits'));
 check(Math.abs((x.output - x.output_zero_point) - (xnn.output - xnn.output_zero_point)) <= 1, t('same_steps'));
 check(rows[1].sqnr > 25 && rows[2].sqnr > 25, t('both_close'));
 check(rows[3].sqnr < rows[2].sqnr, t('rr_costs'));
-check(lowered.x86.delegation_info.nodes.find((n) => n.name === 'conv2d_2').delegated === false, t('x86_last_conv_float'));
+const lastConv = lowered.x86.delegation_info.nodes.find((n) => n.name === 'conv2d_2');
+const last = pt.integer_picture(lowered.x86, 'conv2d_2', held, { index: 150 });
+reveal(!lastConv.delegated ? 'float' : last.float_output ? 'float_output' : 'codes');
+show.table([t('element'), t('accumulator_only'), t('scale_in_w'), t('bias_f32'), t('output_f32')],
+  [['conv2d_2 (x86)', last.accumulator, last.multiplier.toPrecision(6), last.bias_f32.toPrecision(6), last.output_f32.toPrecision(7)]]);
+check(lastConv.delegated && last.float_output && last.requantization === 'f32_output', t('x86_last_conv_float'));
+const f32 = Math.fround;                                   // float32 arithmetic: each step rounded as the kernel rounds it
+const byHand = f32(f32(last.accumulator * last.multiplier) + last.bias_f32);
+check((last.relu ? Math.max(byHand, 0) : byHand) === last.output_f32, t('float_stage_by_hand'));

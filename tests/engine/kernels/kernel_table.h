@@ -164,6 +164,13 @@ Requantization draw_requantization(kt::Rng& r) {
     q.out_bytes = 2;
     q.zero_point = 0, q.qmin = r.chance(0.25) ? 0 : -32768, q.qmax = 32767;
   }
+  if (r.chance(0.25)) {  // the X86 path's float output: scale s_in·s_w, a float bias of either sign (±0 too), a relu or none
+    q.kind = RequantKind::f32_output;
+    q.out_bytes = 4;
+    const float b = r.chance(0.2) ? (r.chance(0.5) ? 0.0f : -0.0f) : std::ldexp(r.unit() - 0.5f, static_cast<int>(r.below(24)) - 8);
+    q.bias_f32 = b;
+    q.min_f32 = r.chance(0.5) ? 0.0f : -std::numeric_limits<float>::infinity();
+  }
   return q;
 }
 
@@ -177,10 +184,11 @@ kt::Call<RequantizeFn> draw_i32_requantize(kt::Rng& r, size_t n) {
       if (r.chance(0.3))
         v = static_cast<int32_t>((static_cast<uint32_t>(v) & ~((uint32_t{1} << q.shift) - 1)) | (uint32_t{1} << (q.shift - 1)));
   const size_t stride = r.chance(0.75) ? 1 : 2 + r.below(3);
-  char shape[200];
-  std::snprintf(shape, sizeof shape, "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bytes=%d bias=%d stride=%zu",
+  char shape[280];
+  std::snprintf(shape, sizeof shape,
+                "n=%zu kind=%d scale=%a multiplier=%d shift=%d zp=%d range=[%d, %d] bytes=%d bias=%d stride=%zu bias_f32=%a min_f32=%a",
                 n, static_cast<int>(q.kind), static_cast<double>(q.scale), q.multiplier, q.shift, q.zero_point, q.qmin,
-                q.qmax, q.out_bytes, bias, stride);
+                q.qmax, q.out_bytes, bias, stride, static_cast<double>(q.bias_f32), static_cast<double>(q.min_f32));
   return {shape, [=](RequantizeFn* fn) {
             std::vector<uint8_t> out(n * stride * static_cast<size_t>(q.out_bytes), 0xa5);
             fn(acc->data(), n, bias, q, out.data(), stride);
