@@ -248,12 +248,16 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& i
 
 BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const std::optional<Tensor>& weight,
                                    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
-                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias) {
+                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias,
+                                   const BatchNormStats* saved) {
   require_shape(grad, x.shape(), "batch_norm_backward", "grad_output");
   const int64_t N = x.size(0), C = x.size(1), inner = C && N ? x.numel() / (N * C) : 0;
   std::vector<float> mean(C), invstd(C);
   int64_t n = N * inner;
-  if (training) {
+  if (training && saved && saved->n == n && static_cast<int64_t>(saved->mean.size()) == C) {
+    mean = saved->mean;
+    invstd = saved->invstd;
+  } else if (training) {
     BatchNormStats st = batch_norm_stats(x, eps);
     mean = std::move(st.mean);
     invstd = std::move(st.invstd);
