@@ -18,7 +18,8 @@ namespace pt::kernels {
   X(Q8SumFn, q8_sum, 16)                  \
   X(GemmFn, f32_gemm, 8)                  \
   X(MaxPool2dFn, f32_max_pool2d, 4)       \
-  X(FakeQuantFn, f32_fake_quant, 16)
+  X(FakeQuantFn, f32_fake_quant, 16)     \
+  X(AffineFmaFn, f32_affine_fma, 4)
 
 #define PT_DEFINE_KERNEL(Fn, name, lanes)                                                                  \
   constexpr Variant<Fn> name##_variants[] = {{"scalar", name##__scalar, 1}, {"wasmsimd", name##__wasmsimd, lanes}}; \

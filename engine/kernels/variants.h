@@ -21,6 +21,9 @@ void f32_max_pool2d__wasmsimd(const MaxPool2d& p) noexcept;
 void f32_fake_quant__scalar(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept;
 void f32_fake_quant__wasmsimd(const float* x, size_t n, const FakeQuant& p, float* out, uint8_t* mask) noexcept;
 
+void f32_affine_fma__scalar(const float* x, size_t n, float a, float c, float* y) noexcept;
+void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float* y) noexcept;
+
 // ---- integer kernels ----
 void i16_gemm__scalar(const I16Gemm& g) noexcept;
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;

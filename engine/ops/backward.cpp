@@ -246,14 +246,38 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& i
 
 // ---- batch norm ---------------------------------------------------------------------------------------
 
+namespace {
+// One row of a channel (a plane of one image), the two passes of batch_norm_backward as small hot loops over
+// plain pointers: the sums in memory order (one chain each, as before), and dx element by element (no chain, so
+// the loop runs in double lanes).
+PT_HOT_LOOP void bn_backward_sums(const float* x, const float* g, int64_t n, double mean, double& sum, double& dotp) {
+  double s = sum, d = dotp;
+  for (int64_t i = 0; i < n; ++i) {
+    s += g[i];
+    d += (static_cast<double>(x[i]) - mean) * g[i];
+  }
+  sum = s;
+  dotp = d;
+}
+PT_HOT_LOOP void bn_backward_dx(const float* x, const float* g, int64_t n, double mean, double grad_mean, double proj,
+                                double invstd, double w, float* dx) {
+  for (int64_t i = 0; i < n; ++i)
+    dx[i] = static_cast<float>((g[i] - grad_mean - (static_cast<double>(x[i]) - mean) * proj) * invstd * w);
+}
+}  // namespace
+
 BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const std::optional<Tensor>& weight,
                                    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
-                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias) {
+                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias,
+                                   const BatchNormStats* saved) {
   require_shape(grad, x.shape(), "batch_norm_backward", "grad_output");
   const int64_t N = x.size(0), C = x.size(1), inner = C && N ? x.numel() / (N * C) : 0;
   std::vector<float> mean(C), invstd(C);
   int64_t n = N * inner;
-  if (training) {
+  if (training && saved && saved->n == n && static_cast<int64_t>(saved->mean.size()) == C) {
+    mean = saved->mean;
+    invstd = saved->invstd;
+  } else if (training) {
     BatchNormStats st = batch_norm_stats(x, eps);
     mean = std::move(st.mean);
     invstd = std::move(st.invstd);
@@ -273,24 +297,19 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
   float* pdx = dx.data<float>();
   for (int64_t k = 0; k < C; ++k) {
     double sum = 0, dotp = 0;
+    const double mk = mean[k];
     for (int64_t b = 0; b < N; ++b)
-      for (int64_t i = 0; i < inner; ++i) {
-        const int64_t at = (b * C + k) * inner + i;
-        sum += pg[at];
-        dotp += (static_cast<double>(px[at]) - mean[k]) * pg[at];
-      }
+      bn_backward_sums(px + (b * C + k) * inner, pg + (b * C + k) * inner, inner, mk, sum, dotp);
     const double w = pw ? pw[k] : 1.0, is = invstd[k];
     dw.data<float>()[k] = static_cast<float>(dotp * is);
     db.data<float>()[k] = static_cast<float>(sum);
     if (!need_input) continue;
     const double proj = training ? dotp * is * is / static_cast<double>(n) : 0.0;
     const double grad_mean = training ? sum / static_cast<double>(n) : 0.0;
-    for (int64_t b = 0; b < N; ++b)
-      for (int64_t i = 0; i < inner; ++i) {
-        const int64_t at = (b * C + k) * inner + i;
-        const double centred = static_cast<double>(px[at]) - mean[k];
-        pdx[at] = static_cast<float>((pg[at] - grad_mean - centred * proj) * is * w);
-      }
+    for (int64_t b = 0; b < N; ++b) {
+      const int64_t at = (b * C + k) * inner;
+      bn_backward_dx(px + at, pg + at, inner, mk, grad_mean, proj, is, w, pdx + at);
+    }
   }
   if (need_input) out.input = dx;
   if (need_weight) out.weight = dw;

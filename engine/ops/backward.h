@@ -56,12 +56,14 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& i
 // statistics (batch_norm_stats of x), per channel, sums over the n values of the channel:
 //   dotp = Σ (x - mean) dy,  sum = Σ dy;   dx = (dy - sum/n - (x - mean) · dotp · invstd² / n) · invstd · w
 // eval: with running_mean / running_var: invstd = 1 / sqrt(running_var + eps), dx = dy · invstd · w.
-// Both: dweight = dotp · invstd, dbias = sum. Only the gradients asked for are computed.
+// Both: dweight = dotp · invstd, dbias = sum. Only the gradients asked for are computed. saved: the statistics
+// batch_norm_training took of this x (SavedForBackward), used instead of taking them again.
 struct BatchNormGrads {
   std::optional<Tensor> input, weight, bias;
 };
 BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const std::optional<Tensor>& weight,
                                    const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
-                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias);
+                                   bool training, double eps, bool need_input, bool need_weight, bool need_bias,
+                                   const BatchNormStats* saved = nullptr);
 
 }  // namespace pt::ops

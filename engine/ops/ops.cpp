@@ -129,19 +129,6 @@ template <class F> Tensor broadcast_binary(const Tensor& a, const Tensor& b, con
   return y;
 }
 
-// std::fma(a, b, c) for floats, inline. In wasm std::fma is a call into libc (SIMD128 has no fused
-// multiply-add); this computes it in double instead: a · b is exact in double, so r = a · b + c is
-// rounded once, and rounding r to float gives the correctly rounded fma unless r lies exactly halfway
-// between two floats (its low 29 bits 0x10000000) or outside float's normal range (subnormal, inf,
-// NaN). Those rare values go to std::fma itself, so the result is std::fma's in every build.
-inline float fma_float(float a, float b, float c) {
-  const double r = static_cast<double>(a) * b + c;
-  const uint64_t bits = __builtin_bit_cast(uint64_t, r);
-  const uint64_t e = bits >> 52 & 0x7ff;
-  if ((bits & 0x1fffffff) == 0x10000000 || e < 0x3ff - 126 || e == 0x7ff) [[unlikely]] return std::fma(a, b, c);
-  return static_cast<float>(r);
-}
-
 }  // namespace
 
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
@@ -612,6 +599,13 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
   return st;
 }
 
+namespace {
+thread_local SavedForBackward* open_saved = nullptr;
+}  // namespace
+
+SaveForBackward::SaveForBackward(SavedForBackward& into) : previous_(open_saved) { open_saved = &into; }
+SaveForBackward::~SaveForBackward() { open_saved = previous_; }
+
 Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                            std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,
                            double eps) {
@@ -623,7 +617,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
   if (running_var) require_channel_vector(*running_var, C, op, "running_var");
   if (weight) require_channel_vector(*weight, C, op, "weight");
   if (bias) require_channel_vector(*bias, C, op, "bias");
-  const BatchNormStats st = batch_norm_stats(x, eps);
+  BatchNormStats st = batch_norm_stats(x, eps);
   const int64_t n = st.n, inner = C ? x.numel() / (N * C) : 0;
   const float* px = x.data<float>();
   Tensor y = Tensor::uninitialized(x.shape());
@@ -643,15 +637,12 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
       rv = static_cast<float>(static_cast<double>(m) * unbiased + static_cast<double>(b));
     }
     // batch_norm_cpu_collect_linear_and_constant_terms + the transform y = x * alpha + beta.
-    // torch's AVX2 kernel contracts both into fused multiply-adds (verified bit for bit on torch 1.13).
+    // torch's AVX2 kernel contracts both into fused multiply-adds (verified bit for bit on torch 1.13): kernels::f32_affine_fma.
     const float alpha = invstd * (weight ? weight->data<float>()[k] : 1.f);
     const float beta = std::fma(-mean, alpha, bias ? bias->data<float>()[k] : 0.f);
-    for (int64_t b = 0; b < N; ++b)
-      for (int64_t i = 0; i < inner; ++i) {
-        const int64_t at = (b * C + k) * inner + i;
-        py[at] = fma_float(px[at], alpha, beta);
-      }
+    for (int64_t b = 0; b < N; ++b) kernels::f32_affine_fma(px + (b * C + k) * inner, inner, alpha, beta, py + (b * C + k) * inner);
   }
+  if (open_saved) open_saved->batch_norm = std::move(st);
   return y;
 }
 

@@ -88,6 +88,23 @@ struct BatchNormStats {
   std::vector<float> mean, var_sum, invstd;
 };
 BatchNormStats batch_norm_stats(const Tensor& x, double eps);
+// Values a forward saves for its backward, as torch's native_batch_norm returns save_mean / save_invstd so that
+// native_batch_norm_backward does not take the batch statistics again. While a thread has one open
+// (SaveForBackward; train/autograd.h's Tape opens one around each node it records), batch_norm_training leaves
+// its statistics in it; otherwise nothing is saved.
+struct SavedForBackward {
+  std::optional<BatchNormStats> batch_norm;
+};
+class SaveForBackward {  // opens `into` on this thread for the scope's lifetime
+ public:
+  explicit SaveForBackward(SavedForBackward& into);
+  ~SaveForBackward();
+  SaveForBackward(const SaveForBackward&) = delete;
+  SaveForBackward& operator=(const SaveForBackward&) = delete;
+
+ private:
+  SavedForBackward* previous_;
+};
 // aten.sqrt.default, aten.div.Tensor (broadcasting), aten.zeros_like.default (float32).
 Tensor sqrt(const Tensor& x);
 Tensor div(const Tensor& a, const Tensor& b);

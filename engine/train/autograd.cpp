@@ -2,6 +2,7 @@
 #include "train/autograd.h"
 
 #include <map>
+#include <utility>
 #include <unordered_map>
 
 #include "core/target_table.h"
@@ -110,7 +111,8 @@ TargetTable<BackwardFn>& table() {
       const OpArgs& a = g.in;
       ops::BatchNormGrads bn = ops::batch_norm_backward(g.grad, a.tensor(0), a.optional_tensor(1), a.optional_tensor(3),
                                                         a.optional_tensor(4), a.boolean(5, false), a.number(7, 1e-5),
-                                                        g.needs_grad(0), g.needs_grad(1), g.needs_grad(2));
+                                                        g.needs_grad(0), g.needs_grad(1), g.needs_grad(2),
+                                                        g.saved.batch_norm ? &*g.saved.batch_norm : nullptr);
       std::vector<Value> r(3);
       if (bn.input) r[0] = *bn.input;
       if (bn.weight) r[1] = *bn.weight;
@@ -144,6 +146,8 @@ const BackwardFn* find_backward(const std::string& target) { return table().find
 
 Tape::Tape(GraphModule& gm, const std::vector<Tensor>& inputs, Options options) : gm_(&gm) {
   std::unordered_map<const Node*, int> index;
+  ops::SavedForBackward saved;  // filled by the op of the node that runs, moved into its entry by the hook
+  const ops::SaveForBackward save(saved);
   outputs_ = run_graph(gm, inputs, [&](const Node& n, const Value& v) {
     if (n.op == OpKind::output) {
       for (const Arg& a : n.args())
@@ -183,6 +187,7 @@ Tape::Tape(GraphModule& gm, const std::vector<Tensor>& inputs, Options options) 
     } else if (n.op == OpKind::call_module) {
       e.grad_mask = gm.get_module(n.target)->grad_mask();
     }
+    e.saved = std::exchange(saved, {});
     index[&n] = static_cast<int>(entries_.size());
     entries_.push_back(std::move(e));
   });
@@ -249,7 +254,7 @@ std::vector<Tensor> Tape::backward(const std::vector<std::optional<Tensor>>& out
             for (int s : srcs) need = need || (s >= 0 && entries_[s].requires_grad);
             needs.push_back(need);
           }
-          const std::vector<Value> r = (*fn)(GradArgs{OpArgs{e.args, *e.node}, e.out, g, needs});
+          const std::vector<Value> r = (*fn)(GradArgs{OpArgs{e.args, *e.node}, e.out, g, needs, e.saved});
           for (size_t k = 0; k < r.size() && k < e.sources.size(); ++k) {
             if (auto* ts = std::get_if<std::vector<Tensor>>(&r[k].v)) {
               for (size_t j = 0; j < ts->size() && j < e.sources[k].size(); ++j) give(e.sources[k][j], Value((*ts)[j]));

@@ -8,7 +8,8 @@
 // What is recorded: every node's output value (tensors share storage: nothing is copied) and, for a
 // call_module node, its SubModule::grad_mask() right after the call — a fake quantize's straight-through
 // mask, so fake quant takes part in backward as ATen's fake_quantize_*_cachemask backward does
-// (gradient × mask; observers pass the gradient unchanged). A node requires grad when it reads a
+// (gradient × mask; observers pass the gradient unchanged), and what the node's op saved for its backward
+// (ops::SavedForBackward: batch_norm's batch statistics, as torch's native_batch_norm saves them). A node requires grad when it reads a
 // parameter (a get_attr of a non-buffer tensor), or an input when recorded with input_grads, through
 // its arguments; only those get gradients.
 // backward(output_grads) seeds each output with its gradient (d loss / d output), walks the nodes in
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "graph/interpreter.h"
+#include "ops/ops.h"
 
 namespace pt {
 
@@ -39,6 +41,7 @@ struct GradArgs {
   const Value& out;                 // the forward's output
   const Tensor& grad;               // d loss / d output
   const std::vector<bool>& needs;   // per argument: does it want a gradient?
+  const ops::SavedForBackward& saved;  // what the forward op saved for its backward (ops/ops.h)
   bool needs_grad(size_t i) const { return i < needs.size() && needs[i]; }
   const Tensor& output() const;     // out as a tensor
 };
@@ -74,6 +77,7 @@ class Tape {
     std::optional<Tensor> grad_mask;        // call_module nodes
     bool requires_grad = false;
     int input_index = -1;                   // placeholders
+    ops::SavedForBackward saved;            // what the node's op saved while it ran
   };
   void check_graph_unchanged() const;
   GraphModule* gm_;

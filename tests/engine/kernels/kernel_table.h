@@ -346,6 +346,41 @@ kt::Call<FakeQuantFn> draw_fake_quant(kt::Rng& r, size_t n) {
           }};
 }
 
+// batch_norm's transform: a multiplier and an offset at the scales the values have (or special). In a third
+// of the calls some elements are placed at ties: x · a = an odd multiple of half an ulp of c (exactly, with a a
+// power of two 2^k; or, with a = 2^k · (1 − 2^-23) and x = (1 + 2^-23) · half_ulp / 2^k, just below one, which
+// r = x · a + c rounded to double turns into a tie that float rounding then breaks the other way), or x · a = −c;
+// c now and then below float's normal range (there half an ulp is 2^-150 and k = −126). Each case makes the SIMD
+// variant fail when its test for it is taken out.
+kt::Call<AffineFmaFn> draw_affine_fma(kt::Rng& r, size_t n) {
+  kt::FloatMix mix = kt::FloatMix::draw(r);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, n, mix));
+  auto scalar = [&](float scale) { return r.chance(0.05) ? kt::special_float(r) : (r.unit() + r.unit() - 1.0f) * scale; };
+  const bool ties = r.chance(0.33), tiny = ties && r.chance(0.3), near = ties && r.chance(0.5);
+  const int k = tiny ? -126 : static_cast<int>(r.below(21)) - 10;
+  float a = ties ? std::ldexp(near ? kt::from_bits(0x3f7ffffeu) : 1.0f, k) : scalar(std::ldexp(1.0f, static_cast<int>(r.below(21)) - 10));
+  float c = tiny ? kt::from_bits(static_cast<uint32_t>(r.below(0x800000)) | (r.chance(0.5) ? 0x80000000u : 0u))
+                 : scalar(mix.scale);
+  if (ties && std::isfinite(c)) {
+    // half an ulp of c, in double (below float's normal range it is 2^-150, not a float)
+    const double half_ulp = std::fabs(c) < 0x1p-126f ? 0x1p-150 : (std::nextafter(std::fabs(c), INFINITY) - std::fabs(c)) / 2.0;
+    for (size_t i = 0; i < n; ++i)
+      if (r.chance(0.2)) {
+        const double odd = static_cast<double>(2 * r.below(4) + 1) * (r.chance(0.5) ? 1.0 : -1.0);
+        (*x)[i] = r.chance(0.2) ? -c / a : static_cast<float>(odd * (near ? 1.0 + 0x1p-23 : 1.0) * std::ldexp(half_ulp, -k));
+      }
+  }
+  char shape[120];
+  std::snprintf(shape, sizeof shape, "n=%zu a=%a c=%a", n, static_cast<double>(a), static_cast<double>(c));
+  return {shape, [=](AffineFmaFn* fn) {
+            std::vector<float> y(n, 1234.5f);
+            fn(x->data(), n, a, c, y.data());
+            kt::Outputs o{{"y", {}}};
+            for (float v : y) o[0].words.push_back(kt::bits(v));
+            return o;
+          }};
+}
+
 // The table: one row per kernel of the room.
 std::vector<kt::KernelUnderTest> kernels_under_test() {
   return {
@@ -361,6 +396,7 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_gemm, draw_gemm),
       kt::under_test(f32_max_pool2d, draw_max_pool2d),
       kt::under_test(f32_fake_quant, draw_fake_quant),
+      kt::under_test(f32_affine_fma, draw_affine_fma),
   };
 }
 

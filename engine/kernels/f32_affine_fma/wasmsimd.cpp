@@ -1,0 +1,44 @@
+// f32_affine_fma/wasmsimd.cpp — f32_affine_fma (kernels.h) four elements a step in two f64x2 halves:
+// r = f64(x) · a + c (the product exact, one rounding), then r rounded to float. A step whose four r hold one
+// the contract sends to std::fma (low 29 bits 0x10000000: halfway between two floats; |r| < 2^-126 or not
+// finite: outside float's normal range) goes through the reference, as does the last n % 4. The test is a
+// vector compare, so the common step has no branch per element and no call (a plain loop with the same test
+// per element is if-converted by the vectoriser, which then calls fmaf for every element).
+#include "kernels/simd128.h"
+#include "kernels/variants.h"
+
+namespace pt::kernels {
+
+namespace {
+
+// The lanes of r that must take std::fma (all ones) or may be rounded from r (zero).
+inline v128_t needs_fma(v128_t r) {
+  const v128_t halfway = wasm_i64x2_eq(wasm_v128_and(r, wasm_i64x2_splat(0x1fffffff)), wasm_i64x2_splat(0x10000000));
+  const v128_t mag = wasm_f64x2_abs(r);
+  // !(2^-126 <= |r| <= DBL_MAX): below float's normal range, inf or NaN
+  const v128_t normal = wasm_v128_and(wasm_f64x2_ge(mag, wasm_f64x2_splat(0x1p-126)),
+                                      wasm_f64x2_le(mag, wasm_f64x2_splat(std::numeric_limits<double>::max())));
+  return wasm_v128_or(halfway, wasm_v128_not(normal));
+}
+
+}  // namespace
+
+void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float* y) noexcept {
+  const v128_t va = wasm_f64x2_splat(a), vc = wasm_f64x2_splat(c);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t v = wasm_v128_load(x + i);
+    const v128_t lo = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(v), va), vc);
+    const v128_t hi =
+        wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)), va), vc);
+    if (wasm_v128_any_true(wasm_v128_or(needs_fma(lo), needs_fma(hi)))) [[unlikely]] {
+      f32_affine_fma__scalar(x + i, 4, a, c, y + i);
+      continue;
+    }
+    const v128_t flo = wasm_f32x4_demote_f64x2_zero(lo), fhi = wasm_f32x4_demote_f64x2_zero(hi);
+    wasm_v128_store(y + i, wasm_i32x4_shuffle(flo, fhi, 0, 1, 4, 5));
+  }
+  f32_affine_fma__scalar(x + i, n - i, a, c, y + i);
+}
+
+}  // namespace pt::kernels
