@@ -27,7 +27,12 @@
 
 namespace pt {
 
-inline constexpr int64_t kMaxOpWork = int64_t{1} << 35;
+// The fuzz build lowers it (CMakeLists.txt, PT_FUZZ): under ASan an input that stays inside 2^35 can run for
+// minutes, which libFuzzer reports as a timeout; at 2^26 the same paths are refused or run in milliseconds.
+#ifndef PT_MAX_OP_WORK_LOG2
+#define PT_MAX_OP_WORK_LOG2 35
+#endif
+inline constexpr int64_t kMaxOpWork = int64_t{1} << PT_MAX_OP_WORK_LOG2;
 
 // The product of `factors` (each >= 0), saturating instead of overflowing; a RuntimeError when it exceeds
 // kMaxOpWork. `op` names the op and `what` its arguments in the message: a string, or a function that
