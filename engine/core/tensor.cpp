@@ -34,9 +34,14 @@ const char* dtype_name(DType d) {
   return "float32";
 }
 
+namespace {
+std::string without_torch_prefix(const std::string& name) {  // "torch.qint8" -> "qint8"
+  return name.rfind("torch.", 0) == 0 ? name.substr(6) : name;
+}
+}  // namespace
+
 DType dtype_from_name(const std::string& raw) {
-  std::string n = raw;
-  if (n.rfind("torch.", 0) == 0) n = n.substr(6);
+  const std::string n = without_torch_prefix(raw);
   if (n == "float32" || n == "float") return DType::Float32;
   if (n == "int8" || n == "qint8") return DType::Int8;
   if (n == "uint8" || n == "quint8") return DType::UInt8;
@@ -46,7 +51,7 @@ DType dtype_from_name(const std::string& raw) {
 }
 
 bool is_quantized_dtype_name(const std::string& raw) {
-  const std::string n = raw.rfind("torch.", 0) == 0 ? raw.substr(6) : raw;
+  const std::string n = without_torch_prefix(raw);
   return n == "quint8" || n == "qint8" || n == "qint32";
 }
 

@@ -11,7 +11,7 @@ namespace {
 ObserverConfig js_config(const std::string& name, const ObserverArgs& a) {
   ObserverConfig c;
   c.dtype = a.dtype.value_or(DType::Int8);
-  c.quantized_dtype = a.dtype ? a.quantized_dtype : true;  // torch.qint8 when left out
+  c.quantized_dtype = quantized_spelling(a, DType::Int8);
   if (c.dtype == DType::Float32) throw ValueError(name + ": an observer needs an integer dtype, got float32");
   c.qscheme = a.qscheme.value_or(QScheme::per_tensor_affine);
   UniformQuantizationObserverBase::set_range(c, a);

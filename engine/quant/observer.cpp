@@ -40,12 +40,6 @@ void check_per_channel(std::optional<QScheme> q, const char* cls) {
                               "torch.per_channel_affine_float_qparams, got " + (q ? qscheme_name(*q) : "None"));
 }
 
-// The dtype's spelling (core/tensor.h): as given, else the class default's, which is torch's quantized one
-// (torch.quint8 / qint8) except PlaceholderObserver's float32.
-bool quantized_spelling(const ObserverArgs& a, DType class_default) {
-  return a.dtype ? a.quantized_dtype : class_default != DType::Float32;
-}
-
 // The qscheme a class is built with: the keyword, its default when left out, nullopt when passed as None.
 std::optional<QScheme> given_qscheme(const ObserverArgs& a, QScheme class_default) {
   if (a.is_none("qscheme")) return std::nullopt;
@@ -184,6 +178,10 @@ bool is_observer_kwarg(const std::string& name) {
   return std::any_of(rows.begin(), rows.end(), [&](const ObserverKwarg& k) { return name == k.name; });
 }
 
+bool quantized_spelling(const ObserverArgs& a, DType class_default) {
+  return a.dtype ? a.quantized_dtype : class_default != DType::Float32;
+}
+
 // ---- UniformQuantizationObserverBase ---------------------------------------------------------------
 
 void UniformQuantizationObserverBase::set_range(ObserverConfig& c, const ObserverArgs& a) {
@@ -198,14 +196,14 @@ void UniformQuantizationObserverBase::set_range(ObserverConfig& c, const Observe
 }
 
 ObserverConfig UniformQuantizationObserverBase::make_config(const ObserverArgs& a, QScheme default_qscheme,
-                                                          const char* cls) {
+                                                          const char* cls, DType default_dtype) {
   const std::optional<QScheme> q = given_qscheme(a, default_qscheme);
   if (is_per_tensor(default_qscheme)) check_per_tensor(q, cls);
   else check_per_channel(q, cls);
   ObserverConfig c;
   c.qscheme = *q;
-  c.dtype = a.dtype.value_or(DType::UInt8);
-  c.quantized_dtype = quantized_spelling(a, DType::UInt8);
+  c.dtype = a.dtype.value_or(default_dtype);
+  c.quantized_dtype = quantized_spelling(a, default_dtype);
   if (c.dtype == DType::Float32)
     throw ValueError("Default Observer only works for int8, uint8, int16 and int32 data types, got float32");
   set_range(c, a);

@@ -41,6 +41,10 @@
 namespace pt {
 
 // The resolved configuration an observer runs with (torchao attribute names).
+// How a class's dtype is spelled (core/tensor.h): as given, else the class default's, which is torch's quantized
+// spelling (torch.quint8 / qint8) except for a float32 default (PlaceholderObserver's).
+bool quantized_spelling(const ObserverArgs& a, DType class_default);
+
 struct ObserverConfig {
   DType dtype = DType::UInt8;
   bool quantized_dtype = true;        // spelled torch.quint8 (the classes' default), not torch.uint8 (core/tensor.h)
@@ -102,7 +106,9 @@ class UniformQuantizationObserverBase : public ObserverBase {
   // else per channel; a None qscheme is NotImplementedError), dtype is int8/uint8/int32, a given range
   // is validated, then calculate_qmin_qmax. ch_axis / averaging_constant are copied if set; ch_axis=None
   // is kept as ObserverConfig::none (the first forward is then a TypeError, as torch's indexing).
-  static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme, const char* cls);
+  // default_dtype: the class's dtype when none is given (torch.quint8 for torchao's classes).
+  static ObserverConfig make_config(const ObserverArgs& args, QScheme default_qscheme, const char* cls,
+                                    DType default_dtype = DType::UInt8);
   // The keywords read once c.dtype is set: reduce_range, quant_min / quant_max (calculate_qmin_qmax, a customized
   // range when both are given), eps (float32's by default) and is_dynamic. make_config and JsObserver use it.
   static void set_range(ObserverConfig& c, const ObserverArgs& a);

@@ -11,11 +11,7 @@ namespace {
 // Power-of-two scales are symmetric fixed-point formats: a symmetric qscheme and a signed dtype.
 ObserverConfig symmetric_config(ObserverArgs args, QScheme default_qscheme, const char* cls) {
   if (!args.qscheme && !args.is_none("qscheme")) args.qscheme = default_qscheme;
-  if (!args.dtype) {
-    args.dtype = DType::Int8;
-    args.quantized_dtype = true;  // torch.qint8, as the other classes' defaults are spelled
-  }
-  const ObserverConfig c = UniformQuantizationObserverBase::make_config(args, default_qscheme, cls);
+  const ObserverConfig c = UniformQuantizationObserverBase::make_config(args, default_qscheme, cls, DType::Int8);
   if (!is_symmetric(c.qscheme))
     throw ValueError(std::string(cls) + ": a power-of-two scale has zero point 0, so the qscheme must be symmetric, got " +
                      qscheme_name(c.qscheme));
