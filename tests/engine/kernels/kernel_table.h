@@ -259,11 +259,12 @@ std::vector<uint32_t> words_nan_as_one(const std::vector<float>& x) {
   return w;
 }
 
-// n columns (above 4099: n outputs in all), 0 to 12 rows, K from the shapes conv2d and linear make and
-// small random ones; A as stored or transposed, every row stride with 0 to 2 floats of gap (the gaps of
-// C are compared too, so a write outside the matrix shows).
+// n columns (above 4099: n outputs in all), 0 to 12 rows, K from the shapes conv2d and linear make, past
+// the wasmsimd variant's packed panels of 256 rows (it packs from 5 rows and 512 columns: sizes 1000, 4099
+// and 100003 reach them), and small random ones; A as stored or transposed, every row stride with 0 to 2
+// floats of gap (the gaps of C are compared too, so a write outside the matrix shows).
 kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
-  static const std::vector<size_t> depths = {0, 1, 2, 3, 4, 5, 8, 9, 16, 27, 31, 32, 144};
+  static const std::vector<size_t> depths = {0, 1, 2, 3, 4, 5, 8, 9, 16, 27, 31, 32, 144, 256, 257, 288, 577};
   const size_t M = r.below(13);
   const size_t N = n <= 4099 ? n : n / std::max<size_t>(M, 1);
   const size_t K = r.chance(0.5) ? r.pick(depths) : r.below(64);
