@@ -1,5 +1,5 @@
 // count_reporter.js — the browser tests' output as every suite of npm test prints it: one line per test
-// ("ok   <title> — <detail>" or "FAIL <title> — <first line of the error>"), then `N passed, N failed`
+// ("ok   <title> — <detail>" or "FAIL <title> — <first line of the error; what an expect() received>"), then `N passed, N failed`
 // (scripts/test.js reads that line). A test's detail is what it recorded with fixtures.js's detail().
 export default class CountReporter {
   constructor() { this.passed = 0; this.failed = 0; }
@@ -12,8 +12,10 @@ export default class CountReporter {
       console.log(`ok   ${title}${details ? ` — ${details}` : ''}`);
     } else if (result.status !== 'skipped') {
       this.failed++;
-      const error = (result.error?.message ?? result.status).split('\n').find((l) => l.trim()) ?? result.status;
-      console.log(`FAIL ${title} — ${error.replace(/\u001b\[[0-9;]*m/g, '')}`);
+      // The error's first line, and what an expect() received (the line a flaky run needs to be understood).
+      const lines = (result.error?.message ?? result.status).replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim());
+      const received = lines.filter((l) => /^\s*(Expected|Received)\b/.test(l)).map((l) => l.trim());
+      console.log(`FAIL ${title} — ${[lines[0] ?? result.status, ...received].join('; ')}`);
     }
   }
   onError(error) {
