@@ -80,9 +80,11 @@ void manual_seed(uint64_t seed) { default_generator().manual_seed(seed); }
 namespace {
 
 // at::uniform_real_distribution<float>: 24 random bits scaled by 2^-24, then x*(to-from)+from,
-// which torch's FMA-enabled build contracts into one fma.
+// which torch's FMA-enabled build contracts into one fma. Over [0, 1) (rand, and randn's uniforms) that fma
+// is u itself, and std::fma is a call into libc's software fma in wasm, so that case skips it.
 float uniform_float(Generator& gen, float from, float to) {
-  float u = static_cast<float>(gen.random() & 0xffffffu) * 0x1p-24f;
+  const float u = static_cast<float>(gen.random() & 0xffffffu) * 0x1p-24f;
+  if (from == 0.0f && to == 1.0f) return u;  // fma(u, 1, ±0) == u for every u in [0, 1)
   return std::fma(u, to - from, from);
 }
 
