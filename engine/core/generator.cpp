@@ -7,7 +7,8 @@
 //      and the scalar normal_distribution<double> with its cached second Box–Muller value.
 //   3. Fills: uniform_ (one draw per element, fma(u, to-from, from)) and normal_ — n >= 16 runs the
 //      AVX2 kernel's Box–Muller on blocks of 16 with avx_mathfun's Cephes log/sincos, reproduced in
-//      scalar f32 with std::fma exactly where the compiled kernel fuses; n < 16 runs the scalar path.
+//      scalar f32 with fused multiply-adds (fma_f32, core/fma.h) exactly where the compiled kernel fuses;
+//      n < 16 runs the scalar path.
 // The double path calls std::log/sin/cos; see scalar_normal() for why the libm does not show.
 #include "core/generator.h"
 
@@ -17,6 +18,8 @@
 #include <numbers>
 #include <sstream>
 #include <utility>
+
+#include "core/fma.h"
 
 namespace pt {
 
@@ -80,12 +83,10 @@ void manual_seed(uint64_t seed) { default_generator().manual_seed(seed); }
 namespace {
 
 // at::uniform_real_distribution<float>: 24 random bits scaled by 2^-24, then x*(to-from)+from,
-// which torch's FMA-enabled build contracts into one fma. Over [0, 1) (rand, and randn's uniforms) that fma
-// is u itself, and std::fma is a call into libc's software fma in wasm, so that case skips it.
+// which torch's FMA-enabled build contracts into one fma.
 float uniform_float(Generator& gen, float from, float to) {
   const float u = static_cast<float>(gen.random() & 0xffffffu) * 0x1p-24f;
-  if (from == 0.0f && to == 1.0f) return u;  // fma(u, 1, ±0) == u for every u in [0, 1)
-  return std::fma(u, to - from, from);
+  return fma_f32(u, to - from, from);
 }
 
 // at::uniform_real_distribution<double>(0, 1): 53 random bits scaled by 2^-53.
@@ -144,12 +145,12 @@ float cephes_logf(float x) {
   static const float p[8] = {-1.1514610310e-1f, 1.1676998740e-1f, -1.2420140846e-1f, 1.4249322787e-1f,
                              -1.6668057665e-1f, 2.0000714765e-1f, -2.4999993993e-1f, 3.3333331174e-1f};
   float y = 7.0376836292e-2f;
-  for (float c : p) y = std::fma(y, m, c);
+  for (float c : p) y = fma_f32(y, m, c);
   y = y * m;
-  y = std::fma(y, z, e * -2.12194440e-4f);
-  y = std::fma(-z, 0.5f, y);
+  y = fma_f32(y, z, e * -2.12194440e-4f);
+  y = fma_f32(-z, 0.5f, y);
   float r = m + y;
-  return std::fma(e, 0.693359375f, r);
+  return fma_f32(e, 0.693359375f, r);
 }
 
 // avx_mathfun.h sincos256_ps for theta >= 0 (theta = 2π·u here), with torch's build's fmas.
@@ -160,22 +161,22 @@ void cephes_sincosf(float theta, float* s, float* c) {
   y = static_cast<float>(j);
   bool swap_sin = (j & 4) != 0;
   bool poly_sin = (j & 2) == 0;
-  float x = std::fma(y, -0.78515625f, theta);
-  x = std::fma(y, -2.4187564849853515625e-4f, x);
-  x = std::fma(y, -3.77489497744594108e-8f, x);
+  float x = fma_f32(y, -0.78515625f, theta);
+  x = fma_f32(y, -2.4187564849853515625e-4f, x);
+  x = fma_f32(y, -3.77489497744594108e-8f, x);
   bool cos_sign = ((~(j - 2)) & 4) != 0;
   float z = x * x;
   float pc = 2.443315711809948e-5f;
-  pc = std::fma(pc, z, -1.388731625493765e-3f);
-  pc = std::fma(pc, z, 4.166664568298827e-2f);
+  pc = fma_f32(pc, z, -1.388731625493765e-3f);
+  pc = fma_f32(pc, z, 4.166664568298827e-2f);
   pc = pc * z;
-  pc = std::fma(pc, z, -(z * 0.5f));
+  pc = fma_f32(pc, z, -(z * 0.5f));
   pc = pc + 1.0f;
   float ps = -1.9515295891e-4f;
-  ps = std::fma(ps, z, 8.3321608736e-3f);
-  ps = std::fma(ps, z, -1.6666654611e-1f);
+  ps = fma_f32(ps, z, 8.3321608736e-3f);
+  ps = fma_f32(ps, z, -1.6666654611e-1f);
   ps = ps * z;
-  ps = std::fma(ps, x, x);
+  ps = fma_f32(ps, x, x);
   float sin_v = poly_sin ? ps : pc;
   float cos_v = poly_sin ? pc : ps;
   if (swap_sin) sin_v = float_of(bits_of(sin_v) ^ 0x80000000u);
@@ -193,8 +194,8 @@ void normal_fill_16(float* d, float mean, float std) {
     float radius = std::sqrt(-2.0f * cephes_logf(u1));
     float s, c;
     cephes_sincosf(two_pi * u2, &s, &c);
-    d[j] = std::fma(radius * c, std, mean);
-    d[j + 8] = std::fma(radius * s, std, mean);
+    d[j] = fma_f32(radius * c, std, mean);
+    d[j + 8] = fma_f32(radius * s, std, mean);
   }
 }
 

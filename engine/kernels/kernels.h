@@ -353,10 +353,9 @@ extern const Kernel<FakeQuantFn> f32_fake_quant;
 // ---- f32_affine_fma: y = fma(x, a, c) over a run, one multiplier and one offset --------------------------
 // y[i] = std::fma(x[i], a, c) for i < n: batch_norm's training transform (torch's AVX2 kernel contracts
 // y = x · alpha + beta into one fused multiply-add). SIMD128 has no fused multiply-add and std::fma is a
-// call into libc in wasm; a variant may compute r = f64(x) · a + c in double instead (the product is exact,
-// so r is rounded once) and round r to float, which is the fused result unless r lies exactly halfway
-// between two floats (its low 29 bits 0x10000000) or outside float's normal range (|r| < 2^-126, inf, NaN):
-// those elements go to std::fma. y may be x (in place).
+// call into libc in wasm (which rounds twice); the reference computes core/fma.h's fma_f32, and a variant may
+// too (r = f64(x) · a + c rounded to float, except where fma_f32_needs_exact(r): those elements go to the
+// reference). y may be x (in place).
 using AffineFmaFn = void(const float* x, size_t n, float a, float c, float* y) noexcept;
 extern const Kernel<AffineFmaFn> f32_affine_fma;
 

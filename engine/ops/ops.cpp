@@ -1,5 +1,6 @@
 // ops.cpp — the float32 reference operators declared in ops.h (direct loops; conv2d and linear on the f32_gemm kernel).
 #include "ops/ops.h"
+#include "core/fma.h"
 #include "core/hot.h"
 #include "core/op_budget.h"
 #include "kernels/kernels.h"
@@ -585,7 +586,7 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
       float vacc = 0;
       for (int64_t b = 0; b < N; ++b) {
         const float d = px[b * C + k] - mean;
-        vacc = std::fma(d, d, vacc);
+        vacc = fma_f32(d, d, vacc);
       }
       var_d = vacc;
     }
@@ -639,7 +640,7 @@ Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight,
     // batch_norm_cpu_collect_linear_and_constant_terms + the transform y = x * alpha + beta.
     // torch's AVX2 kernel contracts both into fused multiply-adds (verified bit for bit on torch 1.13): kernels::f32_affine_fma.
     const float alpha = invstd * (weight ? weight->data<float>()[k] : 1.f);
-    const float beta = std::fma(-mean, alpha, bias ? bias->data<float>()[k] : 0.f);
+    const float beta = fma_f32(-mean, alpha, bias ? bias->data<float>()[k] : 0.f);
     for (int64_t b = 0; b < N; ++b) kernels::f32_affine_fma(px + (b * C + k) * inner, inner, alpha, beta, py + (b * C + k) * inner);
   }
   if (open_saved) open_saved->batch_norm = std::move(st);

@@ -2,6 +2,7 @@
 // (see histogram_observer.h; docs/algorithms.md). Sections: torch building blocks (linspace,
 // cascade sum, histc, floor division), the forward pass and histogram merge, the range search.
 #include "quant/histogram_observer.h"
+#include "core/fma.h"
 #include "core/hot.h"
 #include "kernels/kernels.h"
 
@@ -33,8 +34,8 @@ struct Linspace {
         vector_end(n / 16 * 16) {}
 
   float base(int64_t idx) const {
-    return idx < halfway ? std::fma(step, static_cast<float>(idx), start)
-                         : std::fma(-step, static_cast<float>(steps - idx - 1), end);
+    return idx < halfway ? fma_f32(step, static_cast<float>(idx), start)
+                         : fma_f32(-step, static_cast<float>(steps - idx - 1), end);
   }
   float at(int64_t idx) const {
     if (steps == 1) return start;

@@ -1,7 +1,8 @@
 // f32_affine_fma/wasmsimd.cpp — f32_affine_fma (kernels.h) four elements a step in two f64x2 halves:
-// r = f64(x) · a + c (the product exact, one rounding), then r rounded to float. A step whose four r hold one
-// the contract sends to std::fma (low 29 bits 0x10000000: halfway between two floats; |r| < 2^-126 or not
-// finite: outside float's normal range) goes through the reference, as does the last n % 4. The test is a
+// r = f64(x) · a + c (the product exact, one rounding), then r rounded to float, core/fma.h's rule in
+// vectors. A step whose four r hold one that fma_f32_needs_exact sends to the exact path (low 29 bits 0x10000000:
+// halfway between two floats; |r| < 2^-126 or not finite: outside float's normal range) goes through the
+// reference, as does the last n % 4. The test is a
 // vector compare, so the common step has no branch per element and no call (a plain loop with the same test
 // per element is if-converted by the vectoriser, which then calls fmaf for every element).
 #include "kernels/simd128.h"
