@@ -12,7 +12,7 @@ namespace pt::kernels {
 
 namespace {
 
-// The lanes of r that must take std::fma (all ones) or may be rounded from r (zero).
+// The lanes of r that must take the exact path (all ones) or may be rounded from r (zero).
 inline v128_t needs_fma(v128_t r) {
   const v128_t halfway = wasm_i64x2_eq(wasm_v128_and(r, wasm_i64x2_splat(0x1fffffff)), wasm_i64x2_splat(0x10000000));
   const v128_t mag = wasm_f64x2_abs(r);
