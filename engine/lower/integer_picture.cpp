@@ -5,6 +5,7 @@
 #include "graph/interpreter.h"
 #include "graph/targets.h"
 #include "lower/int8_ops.h"
+#include "lower/lower.h"
 
 namespace pt {
 
@@ -13,17 +14,6 @@ namespace {
 int32_t code(const Tensor& t, int64_t i) {
   const uint8_t b = static_cast<uint8_t>(t.bytes()[i]);
   return t.dtype() == DType::Int8 ? static_cast<int8_t>(b) : b;
-}
-
-const char* requant_name(kernels::RequantKind k) {
-  switch (k) {
-    case kernels::RequantKind::fp32: return "fp32";
-    case kernels::RequantKind::fixed_point: return "fixed_point";
-    case kernels::RequantKind::shift: return "shift";
-    case kernels::RequantKind::shift_even: return "shift_even";
-    case kernels::RequantKind::f32_output: return "f32_output";
-  }
-  return "shift";
 }
 
 }  // namespace

@@ -24,6 +24,43 @@ LowerBackend backend_from_name(const std::string& name) {
 }
 
 namespace {
+constexpr std::pair<kernels::RequantKind, const char*> kRequantNames[] = {
+    {kernels::RequantKind::fp32, "fp32"},
+    {kernels::RequantKind::fixed_point, "fixed_point"},
+    {kernels::RequantKind::shift, "shift"},
+    {kernels::RequantKind::shift_even, "shift_even"},
+    {kernels::RequantKind::f32_output, "f32_output"},
+};
+
+std::string quoted_requant_names() {
+  std::string s;
+  for (const auto& [_, name] : kRequantNames) s += (s.empty() ? "'" : ", '") + std::string(name) + "'";
+  return s;
+}
+}  // namespace
+
+const std::vector<std::string>& requant_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& [_, name] : kRequantNames) v.emplace_back(name);
+    return v;
+  }();
+  return names;
+}
+
+const char* requant_name(kernels::RequantKind kind) {
+  for (const auto& [k, name] : kRequantNames)
+    if (k == kind) return name;
+  throw ValueError("requantization kind " + std::to_string(static_cast<int32_t>(kind)) + " is none of " + quoted_requant_names());
+}
+
+kernels::RequantKind requant_from_name(const std::string& name) {
+  for (const auto& [kind, n] : kRequantNames)
+    if (name == n) return kind;
+  throw ValueError("unknown requantization '" + name + "' (expected one of " + quoted_requant_names() + ")");
+}
+
+namespace {
 
 // A static per-tensor quantize / dequantize: literal scale and zero point.
 struct Affine {

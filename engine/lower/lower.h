@@ -49,6 +49,13 @@ enum class LowerBackend { xnnpack, x86 };
 const char* backend_name(LowerBackend b);     // "xnnpack", "x86"
 LowerBackend backend_from_name(const std::string& name);  // ValueError for another name
 
+// The requantization kinds by name (kernels.h RequantKind), the one list the engine, the bindings and the views
+// read: "fp32", "fixed_point", "shift", "shift_even" (what LowerOptions.requantization may ask for) and
+// "f32_output" (the float output stage, lowering's own choice for an x86 conv / linear with a float output).
+const std::vector<std::string>& requant_names();                 // in RequantKind order
+const char* requant_name(kernels::RequantKind kind);             // ValueError for a value outside the enum
+kernels::RequantKind requant_from_name(const std::string& name);  // ValueError naming the known names
+
 struct LowerOptions {
   LowerBackend backend = LowerBackend::xnnpack;
   kernels::RequantKind requantization = kernels::RequantKind::fp32;

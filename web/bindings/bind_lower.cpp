@@ -13,14 +13,6 @@ using ptjs::GraphModuleHandle;
 
 namespace {
 
-pt::kernels::RequantKind requant_from_name(const std::string& name) {
-  if (name == "fp32") return pt::kernels::RequantKind::fp32;
-  if (name == "fixed_point") return pt::kernels::RequantKind::fixed_point;
-  if (name == "shift") return pt::kernels::RequantKind::shift;
-  if (name == "shift_even") return pt::kernels::RequantKind::shift_even;
-  throw pt::ValueError("lower: unknown requantization '" + name + "' (expected 'fp32', 'fixed_point', 'shift' or 'shift_even')");
-}
-
 val delegation_info(const pt::DelegationInfo& r) {
   val o = val::object();
   o.set("num_delegated_subgraphs", r.num_delegated_subgraphs);
@@ -42,7 +34,7 @@ val delegation_info(const pt::DelegationInfo& r) {
 
 val lower(const GraphModuleHandle& gm, const std::string& backend, const std::string& requantization) {
   return ptjs::guarded([&] {
-    pt::Lowered l = pt::lower(gm.get(), {pt::backend_from_name(backend), requant_from_name(requantization)});
+    pt::Lowered l = pt::lower(gm.get(), {pt::backend_from_name(backend), pt::requant_from_name(requantization)});
     val out = val::object();
     out.set("report", delegation_info(l.report));
     out.set("gm", ptjs::own(std::move(l.gm)));
@@ -98,10 +90,17 @@ val integer_picture(const GraphModuleHandle& gm, const std::string& node, const 
   });
 }
 
+val requant_names() {
+  val arr = val::array();
+  for (const std::string& n : pt::requant_names()) arr.call<void>("push", n);
+  return arr;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pt_lower) {
   emscripten::function("lower", &lower);
   emscripten::function("integer_picture", &integer_picture);
   emscripten::function("simulate_vpu", &simulate_vpu);
+  emscripten::function("requant_names", &requant_names);  // lower.h's names of the requantization kinds
 }

@@ -215,7 +215,7 @@ TEST_CASE("every lowered zoo model's int8 output equals its q/dq graph's within 
   for (const std::string& name : model_names()) {
     for (const Path& path : paths()) {
       for (const auto kind : {kernels::RequantKind::fp32, kernels::RequantKind::fixed_point}) {
-        const char* rq = kind == kernels::RequantKind::fp32 ? "fp32" : "fixed_point";
+        const char* rq = requant_name(kind);
         INFO(name << " / " << path.name << " / " << rq);
         std::vector<Tensor> data;
         GraphModule converted = converted_model(name, path, data);
@@ -331,6 +331,20 @@ TEST_CASE("lowering rejects what it cannot run with typed errors naming the node
     CHECK_THROWS_AS(lower(converted, {LowerBackend::xnnpack, kernels::RequantKind::shift}), ValueError);
     CHECK_THROWS_WITH(lower(converted, {LowerBackend::xnnpack, kernels::RequantKind::shift}), Catch::Contains("node conv2d"));
   }
+}
+
+TEST_CASE("requantization kinds by name: one list, each name read back as its kind", "[lower]") {
+  const std::vector<kernels::RequantKind> kinds = {kernels::RequantKind::fp32, kernels::RequantKind::fixed_point,
+                                                   kernels::RequantKind::shift, kernels::RequantKind::shift_even,
+                                                   kernels::RequantKind::f32_output};
+  CHECK(requant_names() == std::vector<std::string>{"fp32", "fixed_point", "shift", "shift_even", "f32_output"});
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    CHECK(requant_name(kinds[i]) == requant_names()[i]);
+    CHECK(requant_from_name(requant_names()[i]) == kinds[i]);
+  }
+  CHECK_THROWS_AS(requant_from_name("double"), ValueError);
+  CHECK_THROWS_WITH(requant_from_name("double"), Catch::Contains("'double'") && Catch::Contains("'shift_even', 'f32_output'"));
+  CHECK_THROWS_AS(requant_name(static_cast<kernels::RequantKind>(7)), ValueError);
 }
 
 TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op's output codes", "[lower]") {
