@@ -5,6 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/api/index.js';
+import { integerPictureView } from '../../web/app/view_data.js';
 
 const pt = await loadEngine();
 const M = pt.module;
@@ -137,6 +138,34 @@ test('integer picture: the element control steps through the elements, checked i
   assert.throws(() => call(M.spec_controls, { ...spec, requantization: 'double' }, undefined), (e) => e.name === 'ValueError' && /'requantization'/.test(e.message));
   assert.throws(() => call(M.spec_controls, { ...spec, elements: [{ ...spec.elements[0], accumulator: 'x' }] }, undefined),
     (e) => e.name === 'TypeError' && /elements\[0\]\.accumulator must be a number/.test(e.message));
+});
+
+// The X86 path's float output stage (f32_output): conv_relu lowered for x86 ends in a conv whose relu is fused into its
+// float output. Its pictures, made a spec by view_data.js, carry the op's own floats; the C++ checks take the spec.
+test('integer picture: a float-output conv (f32_output) is a spec of floats, the lowered model\'s own', () => {
+  const { spec, y } = pt.scope(() => {
+    pt.manual_seed(0);
+    const m = pt.get_model('conv_relu');
+    const prepared = pt.prepare_pt2e(pt.export(m, pt.example_inputs(4)), new pt.X86InductorQuantizer().set_global(pt.get_default_x86_inductor_quantization_config()));
+    for (const { x } of pt.calibration_batches({ n: 16, batch_size: 4 })) prepared.forward(x);
+    const lowered = pt.lower(pt.convert_pt2e(prepared), 'x86');
+    const x = pt.example_inputs(1)[0];
+    const pics = Array.from({ length: 8 }, (_, i) => pt.integer_picture(lowered, 'conv2d', x, { index: i * 97 }));
+    return { spec: integerPictureView(pics), y: lowered.forward(x).data() };
+  });
+  assert.deepEqual([spec.requantization, spec.relu], ['f32_output', true]);
+  spec.elements.forEach((e, i) => assert.equal(e.output_f32, y[i * 97], `element ${i * 97}: the picture's float is the lowered model's output`));
+  assert.deepEqual(call(M.spec_controls, spec, { element: [7] })[0].value, [7]);
+  const bad = (change, name, text) => assert.throws(() => call(M.spec_controls, { ...spec, ...change }, undefined),
+    (e) => e.name === name && text.test(e.message), JSON.stringify(Object.keys(change)));
+  const first = spec.elements[0];
+  bad({ requantization: 'double' }, 'ValueError', /'requantization' must be one of fp32, fixed_point, shift, shift_even, f32_output, got 'double'/);
+  bad({ requantization: 'fp32' }, 'ValueError', /'relu' applies to the float output stage \(f32_output\) only/);
+  bad({ relu: 'yes' }, 'TypeError', /relu must be a boolean/);
+  bad({ elements: [{ ...first, output_f32: undefined }] }, 'ValueError', /elements\[0\] needs a finite bias_f32 and output_f32/);
+  bad({ elements: [{ ...first, reference: 'x' }] }, 'TypeError', /elements\[0\]\.reference must be a number/);
+  assert.deepEqual(call(M.spec_controls, { ...spec, elements: [{ ...first, reference: first.output_f32 + 0.5 }] }, undefined)[0].value, [0],
+    'a float reference is taken for a float output');
 });
 
 test("graph view partition: delegated and float nodes must be the graph's, each listed once", () => {

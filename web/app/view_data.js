@@ -45,12 +45,14 @@ export function partitionOf(info, backend = '') {
 }
 
 // An integer-picture view spec (web/views/integer_picture_data.h) from pt.integer_picture results, one per
-// output element of the same node, and optionally the q/dq graph's code at each (`references[i]`).
+// output element of the same node, and optionally the q/dq graph's value at each (`references[i]`: a code, or for
+// a float output — requantization 'f32_output', the X86 path's float output stage — a float).
 export function integerPictureView(pictures, { references, title = '', element = 0 } = {}) {
   const p0 = pictures[0];
   const fields = ['inputs', 'weights', 'products', 'accumulator', 'bias', 'accumulator_with_bias', 'multiplier', 'fixed_multiplier', 'shift', 'scaled', 'output'];
+  if (p0.float_output) fields.push('bias_f32', 'output_f32');
   return {
-    view: 'integer_picture', title, node: p0.node, requantization: p0.requantization, element,
+    view: 'integer_picture', title, node: p0.node, requantization: p0.requantization, relu: Boolean(p0.relu), element,
     input_zero_point: p0.input_zero_point, output_zero_point: p0.output_zero_point, qmin: p0.qmin, qmax: p0.qmax,
     elements: pictures.map((p, i) => ({
       coords: p.output_coords, ...Object.fromEntries(fields.map((f) => [f, p[f]])),

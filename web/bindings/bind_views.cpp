@@ -16,9 +16,10 @@
 //                   metric: { name: 'SQNR', unit: 'dB', values: { node name: number } },     // graph_metric.h, optional
 //                   partition: { backend, delegated: [names], float: [{ name, reason }] } });   // graph_partition.h, optional
 //     (or one stage: { view: 'graph', nodes, edges, ... }; nodes and edges as gm.graph_view() gives them: graph_view_js.h)
-//   M.set_view(v, { view: 'integer_picture', node, requantization, input_zero_point, output_zero_point, qmin, qmax,
+//   M.set_view(v, { view: 'integer_picture', node, requantization, relu?, input_zero_point, output_zero_point, qmin, qmax,
 //                   elements: [{ coords, inputs, weights, products, accumulator, bias, accumulator_with_bias, multiplier,
-//                                fixed_multiplier, shift, scaled, output, reference? }], element });   // control: element
+//                                fixed_multiplier, shift, scaled, output, bias_f32?, output_f32?, reference? }], element });
+//     // control: element; requantization 'f32_output' (the float output stage) reads bias_f32 and output_f32, not output
 //   M.graph_state(v);   // { hovered, selected, zoom, screen_x, screen_y, fit_all, shows_all, content_height,
 //                       //   stages: [{ crossings, boxes: [{ index, x, y, w, h, layer }] }] }
 //                       // a world point (x, y) is at canvas pixel (screen_x + x * zoom, screen_y + y * zoom);
@@ -190,7 +191,8 @@ ptv::GraphViewData graph_from_js(const val& spec) {
   return d;
 }
 
-ptv::IntegerElement integer_element_from_js(const val& e, const std::string& w) {
+// An element's fields; a float output (f32_output) has no code: bias_f32 and output_f32 instead, and a float reference.
+ptv::IntegerElement integer_element_from_js(const val& e, bool float_output, const std::string& w) {
   require_object(e, w);
   auto ints = [&](const char* key) {
     std::vector<int64_t> out;
@@ -204,14 +206,16 @@ ptv::IntegerElement integer_element_from_js(const val& e, const std::string& w) 
   x.products = ints("products");
   x.accumulator = integer(e, "accumulator", NAN, w);
   x.bias = integer(e, "bias", 0, w);
-  x.accumulator_with_bias = integer(e, "accumulator_with_bias", NAN, w);
+  x.accumulator_with_bias = integer(e, "accumulator_with_bias", float_output ? static_cast<double>(x.accumulator) : NAN, w);
   x.multiplier = number_or(e, "multiplier", NAN, w);
   x.fixed_multiplier = integer(e, "fixed_multiplier", 0, w);
   x.shift = integer(e, "shift", 0, w);
   x.scaled = number_or(e, "scaled", NAN, w);
-  x.output = integer(e, "output", NAN, w);
+  x.output = integer(e, "output", float_output ? 0 : NAN, w);
+  x.bias_f32 = number_or(e, "bias_f32", float_output ? NAN : 0, w);  // required for a float output (validate())
+  x.output_f32 = number_or(e, "output_f32", float_output ? NAN : 0, w);
   x.has_reference = !absent(e["reference"]);
-  if (x.has_reference) x.reference = integer(e, "reference", NAN, w);
+  if (x.has_reference) x.reference = float_output ? number_or(e, "reference", NAN, w) : static_cast<double>(integer(e, "reference", NAN, w));
   return x;
 }
 
@@ -222,11 +226,15 @@ ptv::IntegerPictureData integer_picture_from_js(const val& spec) {
   d.node = string_or(spec, "node", w);
   d.requantization = string_or(spec, "requantization", w);
   if (d.requantization.empty()) d.requantization = "fp32";
+  const bool float_output = ptv::float_output(d);
+  const val relu = spec["relu"];
+  if (!absent(relu) && !relu.isTrue() && !relu.isFalse()) throw pt::TypeError(w + ".relu must be a boolean");
+  d.relu = relu.isTrue();
   d.input_zero_point = integer(spec, "input_zero_point", 0, w);
   d.output_zero_point = integer(spec, "output_zero_point", 0, w);
   d.qmin = integer(spec, "qmin", -128, w);
   d.qmax = integer(spec, "qmax", 127, w);
-  each(spec, "elements", false, w, [&](const val& e, const std::string& where) { d.elements.push_back(integer_element_from_js(e, where)); });
+  each(spec, "elements", false, w, [&](const val& e, const std::string& where) { d.elements.push_back(integer_element_from_js(e, float_output, where)); });
   const int64_t element = integer(spec, "element", 0, w);
   if (element < 0 || element > 1 << 20) throw pt::ValueError(w + ": 'element' must be an index into elements, got " + std::to_string(element));
   d.element = static_cast<int>(element);

@@ -325,6 +325,46 @@ test('integer picture: drawn, the > button steps to the next element, the readou
   detail(`${s.colours} colours; element 0 -> 1 by the button, readout accumulator ${set.r.accumulator}`);
 });
 
+// The X86 path's float output stage (requantization 'f32_output'): conv_relu lowered for x86, whose conv writes float32
+// with the relu fused. The view draws a strip of floats and the float chain; its readout is the lowered model's float.
+test('integer picture: a float-output conv (f32_output) is drawn, its readout the lowered model\'s float', async () => {
+  await addCanvas('e2e-int-f32', 'height: 420px');
+  const want = await page.evaluate(() => {
+    const { pt } = window.pt2e;
+    const { spec, y } = pt.scope(() => {
+      pt.manual_seed(0);
+      const m = pt.get_model('conv_relu');
+      const prepared = pt.prepare_pt2e(pt.export(m, pt.example_inputs(4)), new pt.X86InductorQuantizer().set_global(pt.get_default_x86_inductor_quantization_config()));
+      for (const { x } of pt.calibration_batches({ n: 16, batch_size: 4 })) prepared.forward(x);
+      const lowered = pt.lower(pt.convert_pt2e(prepared), 'x86');
+      const x = pt.example_inputs(1)[0];
+      const pics = Array.from({ length: 12 }, (_, i) => pt.integer_picture(lowered, 'conv2d', x, { index: 40 + i }));
+      const fields = ['inputs', 'weights', 'products', 'accumulator', 'multiplier', 'scaled', 'bias_f32', 'output_f32'];
+      return { y: Array.from(lowered.forward(x).data().slice(40, 52)), spec: { view: 'integer_picture', title: 'float output stage',
+        node: pics[0].node, requantization: pics[0].requantization, relu: pics[0].relu, input_zero_point: pics[0].input_zero_point,
+        elements: pics.map((p) => ({ coords: p.output_coords, ...Object.fromEntries(fields.map((f) => [f, p[f]])) })) } };
+    });
+    window.e2eIntF32 = window.pt2e.views.mount(document.getElementById('e2e-int-f32'), spec);
+    return { y, requantization: spec.requantization, relu: spec.relu };
+  });
+  expect([want.requantization, want.relu]).toEqual(['f32_output', true]);
+  await page.waitForFunction(() => window.e2eIntF32.framesDrawn() > 0);
+  await frames(page, 3);
+  const png = await page.locator('#e2e-int-f32').screenshot({ path: path.join(outDir, 'integer-picture-f32.png') });
+  const s = await pixelStats(page, png);
+  expect(s.colours, 'distinct colours').toBeGreaterThanOrEqual(6);
+  expect(s.topShare, 'share of the most common colour').toBeLessThan(0.97);
+  const r = await page.evaluate(() => {
+    window.e2eIntF32.setControls({ element: [5] });
+    const out = window.e2eIntF32.readout();
+    window.e2eIntF32.destroy();
+    return out;
+  });
+  expect(Object.keys(r), 'a float output has no code fields').toEqual(['element', 'accumulator', 'multiplier', 'scaled', 'bias_f32', 'output_f32']);
+  expect(r.output_f32, "element 5's float is the lowered model's output there").toBe(want.y[5]);
+  detail(`${s.colours} colours; element 5: accumulator ${r.accumulator} x ${r.multiplier.toPrecision(4)} + ${r.bias_f32.toPrecision(4)} -> ${r.output_f32.toPrecision(6)}`);
+});
+
 // The graph view's partition field (web/views/graph_partition.h): the same converted graph drawn with and without it —
 // the bands on the delegated / float nodes and the legend change the picture; a bad partition is a typed error.
 test('graph view partition: delegated and float nodes marked, with a legend', async () => {
