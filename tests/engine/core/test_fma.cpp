@@ -9,12 +9,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/fma.h"
+
+#include "golden_floats.h"
 
 using pt::fma_f32;
 
@@ -35,15 +36,7 @@ std::string record(const float* r, float got) {
   return buf;
 }
 
-std::vector<float> golden() {
-  const std::string path = std::string(PT_SOURCE_DIR) + "/tests/golden/fma/fma_f32.bin";
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) FAIL("missing golden file " << path);
-  std::vector<float> v(static_cast<size_t>(f.tellg()) / sizeof(float));
-  f.seekg(0);
-  f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
-  return v;
-}
+std::vector<float> golden() { return golden_floats("fma/fma_f32.bin"); }
 
 // Runs fn over every record; returns how many differ and names the first.
 template <class Fn> int64_t differing(const std::vector<float>& g, Fn fn, std::string& first) {

@@ -14,19 +14,13 @@
 
 #include "core/generator.h"
 
+#include "golden_floats.h"
+
 using namespace pt;
 
 namespace {
 
-std::vector<float> golden(const std::string& name) {
-  std::string path = std::string(PT_SOURCE_DIR) + "/tests/golden/random/" + name + ".bin";
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) FAIL("missing golden file " << path);
-  std::vector<float> v(static_cast<size_t>(f.tellg()) / sizeof(float));
-  f.seekg(0);
-  f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
-  return v;
-}
+std::vector<float> golden(const std::string& name) { return golden_floats("random/" + name + ".bin"); }
 
 // Number of elements whose bit patterns differ (all of them if the sizes differ).
 size_t bit_mismatches(const float* got, size_t n, const std::vector<float>& want) {

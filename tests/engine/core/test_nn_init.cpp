@@ -5,25 +5,18 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "core/nn_init.h"
 
+#include "golden_floats.h"
+
 using namespace pt;
 
 namespace {
 
-std::vector<float> golden(const std::string& name) {
-  std::string path = std::string(PT_SOURCE_DIR) + "/tests/golden/random/init_" + name + ".bin";
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) FAIL("missing golden file " << path);
-  std::vector<float> v(static_cast<size_t>(f.tellg()) / sizeof(float));
-  f.seekg(0);
-  f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
-  return v;
-}
+std::vector<float> golden(const std::string& name) { return golden_floats("random/init_" + name + ".bin"); }
 
 // Number of elements whose bit patterns differ (all of them if the sizes differ).
 size_t bit_mismatches(const Tensor& t, const std::vector<float>& want) {
