@@ -105,7 +105,8 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       const k = chance(0.85) ? pick([...kwargNames, 'is_per_channel', 'is_qat', 'is_dynamic', 'ch', 'n', 'batch_size', 'lr', 'momentum', 'betas', 'loss', 'batches',
         'input_qspec_map', 'output_qspec', '_annotated', 'allow_implicit_sharing', 'dtype', 'quant_min', 'quant_max', 'observer_or_fake_quant_ctr',
         'derived_from', 'derive_qparams_fn', 'edge_or_node', 'zero_point', 'scale', 'range']) : pick(strings());
-      o[k] = value(1);
+      // An own property whatever the key: a drawn '__proto__' must not turn o's prototype into an engine object.
+      Object.defineProperty(o, k, { value: value(1), enumerable: true, writable: true, configurable: true });
     }
     return o;
   };

@@ -68,11 +68,14 @@ export function installPt2e(pt, M, tools) {
   class QuantizationAnnotation {
     constructor(fields) {
       const { input_qspec_map = [], output_qspec = null, allow_implicit_sharing = true, _annotated = false } = tools.check.options('QuantizationAnnotation', fields, 'fields');
-      const entries = input_qspec_map instanceof Map ? [...input_qspec_map] : input_qspec_map;
-      if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && e.length === 2)) {
-        throw new E.TypeError('QuantizationAnnotation(): input_qspec_map must be a Map or a list of [node, spec] pairs');
-      }
-      Object.assign(this, { input_qspec_map: entries.map(([n, s]) => [nodeName(n), s]), output_qspec, allow_implicit_sharing, _annotated });
+      const bad = () => new E.TypeError('QuantizationAnnotation(): input_qspec_map must be a Map or a list of [node, spec] pairs');
+      if (!(input_qspec_map instanceof Map) && !Array.isArray(input_qspec_map)) throw bad();
+      // Read once into plain arrays (check.list): a hostile list's own methods or iterator are never called.
+      const entries = input_qspec_map instanceof Map ? [...input_qspec_map]
+        : tools.check.list('QuantizationAnnotation', input_qspec_map, 'input_qspec_map');
+      const pairs = entries.map((e) => (Array.isArray(e) && e.length === 2 ? [e[0], e[1]] : null));
+      if (pairs.includes(null)) throw bad();
+      Object.assign(this, { input_qspec_map: pairs.map(([n, s]) => [nodeName(n), s]), output_qspec, allow_implicit_sharing, _annotated });
     }
   }
   Object.assign(pt, { QuantizationSpec, SharedQuantizationSpec, FixedQParamsQuantizationSpec, DerivedQuantizationSpec, QuantizationAnnotation });

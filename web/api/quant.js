@@ -125,7 +125,12 @@ export function installQuant(pt, M, tools) {
       release: () => { inst.delete?.(); return null; },
     };
   };
-  const jsObserverCtr = (cls, kwargs) => ({ name: cls.name, kwargs: { ...kwargs }, js: { base: cls.className, make: (kw) => jsObserverInstance(cls, kw) } });
+  const jsObserverCtr = (cls, kwargs) => {
+    if (!pt.isJsObserverClass(cls)) {
+      throw new pt.errors.TypeError(`jsObserverCtr(): expected an observer class written in JS (class ... extends pt.MinMaxObserver, or another observer class), got ${show(cls)}`);
+    }
+    return { name: cls.name, kwargs: { ...kwargs }, js: { base: cls.className, make: (kw) => jsObserverInstance(cls, kw) } };
+  };
   pt.jsObserverCtr = jsObserverCtr;
   pt.ObserverBase = ObserverBase;
   pt.FakeQuantizeBase = FakeQuantizeBase;
