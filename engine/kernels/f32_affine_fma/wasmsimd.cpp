@@ -1,10 +1,10 @@
 // f32_affine_fma/wasmsimd.cpp — f32_affine_fma (kernels.h) four elements a step in two f64x2 halves:
-// r = f64(x) · a + c (the product exact, one rounding), then r rounded to float, core/fma.h's rule in
-// vectors. A step whose four r hold one that fma_f32_needs_exact sends to the exact path (low 29 bits 0x10000000:
+// r = f64(x) · a + c (the product exact, one rounding), then r rounded to float: core/fma.h's rule in vectors.
+// A step whose four r hold one that fma_f32_needs_exact would send to the exact path (low 29 bits 0x10000000:
 // halfway between two floats; |r| < 2^-126 or not finite: outside float's normal range) goes through the
-// reference, as does the last n % 4. The test is a
-// vector compare, so the common step has no branch per element and no call (a plain loop with the same test
-// per element is if-converted by the vectoriser, which then calls fmaf for every element).
+// reference, as does the last n % 4. The test is a vector compare, so the common step has no branch per element
+// and no call (a plain loop with the same test per element is if-converted by the vectoriser, which then runs
+// the exact path for every element).
 #include "kernels/simd128.h"
 #include "kernels/variants.h"
 
@@ -13,7 +13,7 @@ namespace pt::kernels {
 namespace {
 
 // The lanes of r that must take the exact path (all ones) or may be rounded from r (zero).
-inline v128_t needs_fma(v128_t r) {
+inline v128_t needs_exact(v128_t r) {
   const v128_t halfway = wasm_i64x2_eq(wasm_v128_and(r, wasm_i64x2_splat(0x1fffffff)), wasm_i64x2_splat(0x10000000));
   const v128_t mag = wasm_f64x2_abs(r);
   // !(2^-126 <= |r| <= DBL_MAX): below float's normal range, inf or NaN
@@ -32,7 +32,7 @@ void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float*
     const v128_t lo = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(v), va), vc);
     const v128_t hi =
         wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)), va), vc);
-    if (wasm_v128_any_true(wasm_v128_or(needs_fma(lo), needs_fma(hi)))) [[unlikely]] {
+    if (wasm_v128_any_true(wasm_v128_or(needs_exact(lo), needs_exact(hi)))) [[unlikely]] {
       f32_affine_fma__scalar(x + i, 4, a, c, y + i);
       continue;
     }
