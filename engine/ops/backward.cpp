@@ -73,8 +73,10 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
   const ConvGeometry g = conv2d_geometry(input.shape(), weight_shape, stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
-  std::vector<double> dw(static_cast<size_t>(g.O) * K, 0.0);
-  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og), part = scratch_buffer<float>(K * Og);
+  // The sums per group as [K][Og], the layout of each image's part, so adding a part is one run.
+  std::vector<double> sums(static_cast<size_t>(g.O) * K, 0.0);
+  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og),
+             part = scratch_buffer<float>(K * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
@@ -82,10 +84,13 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
       for (size_t o = 0; o < Og; ++o)
         for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];
       kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.get(), Og, part.get(), Og, false});
-      double* dw_g = dw.data() + grp * Og * K;
-      for (size_t k = 0; k < K; ++k)
-        for (size_t o = 0; o < Og; ++o) dw_g[o * K + k] += part[k * Og + o];
+      double* sums_g = sums.data() + grp * K * Og;
+      for (size_t i = 0; i < K * Og; ++i) sums_g[i] += part[i];
     }
+  std::vector<double> dw(sums.size());
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    for (size_t k = 0; k < K; ++k)
+      for (size_t o = 0; o < Og; ++o) dw[(grp * Og + o) * K + k] = sums[(grp * K + k) * Og + o];
   return from_double(weight_shape, dw);
 }
 
@@ -189,17 +194,19 @@ Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
 // ---- pooling and cat ----------------------------------------------------------------------------------
 
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
-                           const IntList& padding, const IntList& dilation, bool ceil_mode) {
-  const MaxPoolResult r = max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
-  require_shape(grad, r.output.shape(), "max_pool2d_backward", "grad_output");
-  const int64_t planes = x.size(0) * x.size(1), in = x.size(2) * x.size(3), out = r.output.size(2) * r.output.size(3);
-  std::vector<double> dx(static_cast<size_t>(x.numel()), 0.0);
+                           const IntList& padding, const IntList& dilation, bool ceil_mode, const Tensor* indices) {
+  std::optional<Tensor> found;
+  if (!indices) indices = &found.emplace(max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode).indices);
+  require_shape(grad, indices->shape(), "max_pool2d_backward", "grad_output");
+  const int64_t planes = x.size(0) * x.size(1), in = x.size(2) * x.size(3), out = indices->size(2) * indices->size(3);
+  Tensor dx = Tensor::zeros(x.shape());
+  float* d = dx.data<float>();
   const float* g = grad.data<float>();
-  const int32_t* at = r.indices.data<int32_t>();
+  const int32_t* at = indices->data<int32_t>();
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t i = 0; i < out; ++i)
-      if (at[p * out + i] >= 0) dx[p * in + at[p * out + i]] += g[p * out + i];
-  return from_double(x.shape(), dx);
+      if (at[p * out + i] >= 0) d[p * in + at[p * out + i]] += g[p * out + i];
+  return dx;
 }
 
 Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x) {
@@ -250,14 +257,24 @@ namespace {
 // One row of a channel (a plane of one image), the two passes of batch_norm_backward as small hot loops over
 // plain pointers: the sums in memory order (one chain each, as before), and dx element by element (no chain, so
 // the loop runs in double lanes).
-PT_HOT_LOOP void bn_backward_sums(const float* x, const float* g, int64_t n, double mean, double& sum, double& dotp) {
-  double s = sum, d = dotp;
-  for (int64_t i = 0; i < n; ++i) {
-    s += g[i];
-    d += (static_cast<double>(x[i]) - mean) * g[i];
+// Σ g and Σ (x − mean)·g of one channel, in double: four partial sums each (element i of a plane into
+// partial i % 4), added together at the end, so the additions do not wait on one another.
+struct BnSums {
+  double sum[4] = {}, dotp[4] = {};
+  double total_sum() const { return (sum[0] + sum[1]) + (sum[2] + sum[3]); }
+  double total_dotp() const { return (dotp[0] + dotp[1]) + (dotp[2] + dotp[3]); }
+};
+PT_HOT_LOOP void bn_backward_sums(const float* x, const float* g, int64_t n, double mean, BnSums& acc) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 4; ++j) {
+      acc.sum[j] += g[i + j];
+      acc.dotp[j] += (static_cast<double>(x[i + j]) - mean) * g[i + j];
+    }
+  for (int j = 0; i < n; ++i, ++j) {
+    acc.sum[j] += g[i];
+    acc.dotp[j] += (static_cast<double>(x[i]) - mean) * g[i];
   }
-  sum = s;
-  dotp = d;
 }
 PT_HOT_LOOP void bn_backward_dx(const float* x, const float* g, int64_t n, double mean, double grad_mean, double proj,
                                 double invstd, double w, float* dx) {
@@ -296,10 +313,10 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
   const float* pw = weight ? weight->data<float>() : nullptr;
   float* pdx = dx.data<float>();
   for (int64_t k = 0; k < C; ++k) {
-    double sum = 0, dotp = 0;
+    BnSums acc;
     const double mk = mean[k];
-    for (int64_t b = 0; b < N; ++b)
-      bn_backward_sums(px + (b * C + k) * inner, pg + (b * C + k) * inner, inner, mk, sum, dotp);
+    for (int64_t b = 0; b < N; ++b) bn_backward_sums(px + (b * C + k) * inner, pg + (b * C + k) * inner, inner, mk, acc);
+    const double sum = acc.total_sum(), dotp = acc.total_dotp();
     const double w = pw ? pw[k] : 1.0, is = invstd[k];
     dw.data<float>()[k] = static_cast<float>(dotp * is);
     db.data<float>()[k] = static_cast<float>(sum);

@@ -43,9 +43,13 @@ Tensor threshold_backward(const Tensor& grad, const Tensor& result, float thresh
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val);
 // sigmoid_backward: grad * (1 - y) * y, float, left to right as torch's CPU kernel.
 Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
-// max_pool2d_with_indices_backward: each output's gradient added to the input element it took.
+// max_pool2d_with_indices_backward: each output's gradient added to the input element it took, in float
+// and in output order as torch's cpu_max_pool_backward (overlapping windows that share a maximum round
+// their sum as torch does). `indices` are the forward's (SavedForBackward); without them the forward's
+// window search runs again.
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
-                           const IntList& padding, const IntList& dilation, bool ceil_mode);
+                           const IntList& padding, const IntList& dilation, bool ceil_mode,
+                           const Tensor* indices = nullptr);
 // adaptive_avg_pool2d_backward: grad / (window height) / (window width) added to every element of
 // its window (windows overlap when the size does not divide).
 Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x);

@@ -173,11 +173,13 @@ void shifted_plane(const float* xc, const ConvGeometry& g, int64_t ih0, int64_t 
   const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
   const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
   if (s0 < s1) std::copy(xc + s0 + shift, xc + s1 + shift, col + s0);
-  for (int64_t oh = oh_lo; oh < oh_hi; ++oh) {
-    float* row = col + oh * W;
-    std::fill(row, row + lo, 0.0f);
-    std::fill(row + hi, row + W, 0.0f);
-  }
+  // The edge columns column by column: a row's edge is a float or two, and a fill per row would be a
+  // call to memset each.
+  const auto zero_column = [&](int64_t ow) {
+    for (int64_t oh = oh_lo; oh < oh_hi; ++oh) col[oh * W + ow] = 0.0f;
+  };
+  for (int64_t ow = 0; ow < lo; ++ow) zero_column(ow);
+  for (int64_t ow = hi; ow < W; ++ow) zero_column(ow);
 }
 }  // namespace
 
@@ -221,7 +223,7 @@ const float* columns(const float* x, const ConvGeometry& g, float* scratch) {
   return scratch;
 }
 
-PT_HOT_LOOP void col2im(const float* cols, const ConvGeometry& g, float* x) {
+PT_HOT_LOOP void col2im(const float* __restrict cols, const ConvGeometry& g, float* __restrict x) {
   const int64_t P = g.OH * g.OW;
   for (int64_t c = 0; c < g.Cg; ++c) {
     float* xc = x + c * g.H * g.W;
@@ -389,9 +391,18 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   return {y, indices};
 }
 
+namespace {
+thread_local SavedForBackward* open_saved = nullptr;
+}  // namespace
+
+SaveForBackward::SaveForBackward(SavedForBackward& into) : previous_(open_saved) { open_saved = &into; }
+SaveForBackward::~SaveForBackward() { open_saved = previous_; }
+
 Tensor max_pool2d(const Tensor& x, const IntList& kernel_size, const IntList& stride, const IntList& padding,
                   const IntList& dilation, bool ceil_mode) {
-  return max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode).output;
+  MaxPoolResult r = max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode);
+  if (open_saved) open_saved->max_pool_indices = std::move(r.indices);
+  return r.output;
 }
 
 Tensor adaptive_avg_pool2d(const Tensor& x, const IntList& output_size) {
@@ -599,13 +610,6 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
   }
   return st;
 }
-
-namespace {
-thread_local SavedForBackward* open_saved = nullptr;
-}  // namespace
-
-SaveForBackward::SaveForBackward(SavedForBackward& into) : previous_(open_saved) { open_saved = &into; }
-SaveForBackward::~SaveForBackward() { open_saved = previous_; }
 
 Tensor batch_norm_training(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                            std::optional<Tensor> running_mean, std::optional<Tensor> running_var, double momentum,

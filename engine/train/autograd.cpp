@@ -60,8 +60,10 @@ TargetTable<BackwardFn>& table() {
     m[target::sigmoid] = [](const GradArgs& g) { return std::vector<Value>{ops::sigmoid_backward(g.grad, g.output())}; };
     m[target::max_pool2d] = [](const GradArgs& g) {
       const OpArgs& a = g.in;
+      const Tensor* indices = g.saved.max_pool_indices ? &*g.saved.max_pool_indices : nullptr;
       return std::vector<Value>{ops::max_pool2d_backward(g.grad, a.tensor(0), a.ints(1), a.ints(2, std::vector<int64_t>{}),
-                                                         a.ints(3, {{0, 0}}), a.ints(4, {{1, 1}}), a.boolean(5, false))};
+                                                         a.ints(3, {{0, 0}}), a.ints(4, {{1, 1}}), a.boolean(5, false),
+                                                         indices)};
     };
     m[target::adaptive_avg_pool2d] = [](const GradArgs& g) {
       return std::vector<Value>{ops::adaptive_avg_pool2d_backward(g.grad, g.in.tensor(0))};

@@ -9,7 +9,8 @@
 // call_module node, its SubModule::grad_mask() right after the call — a fake quantize's straight-through
 // mask, so fake quant takes part in backward as ATen's fake_quantize_*_cachemask backward does
 // (gradient × mask; observers pass the gradient unchanged), and what the node's op saved for its backward
-// (ops::SavedForBackward: batch_norm's batch statistics, as torch's native_batch_norm saves them). A node requires grad when it reads a
+// (ops::SavedForBackward: batch_norm's batch statistics, as torch's native_batch_norm saves them; max_pool2d's
+// indices). A node requires grad when it reads a
 // parameter (a get_attr of a non-buffer tensor), or an input when recorded with input_grads, through
 // its arguments; only those get gradients.
 // backward(output_grads) seeds each output with its gradient (d loss / d output), walks the nodes in

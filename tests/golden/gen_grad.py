@@ -8,7 +8,8 @@ hyper-parameters (stride, dims, ...) next to its case name.
 
 ops        per case <c>: the inputs, a random cotangent <c>.g (or a loss), the output <c>.y and torch's
            gradients <c>.d<input> of sum(y * g): conv2d (stride, padding, dilation, groups, depthwise),
-           linear, relu, hardtanh, sigmoid, max_pool2d, adaptive_avg_pool2d, mean, add / mul / div with
+           linear, relu, hardtanh, sigmoid, max_pool2d (maxpool_e: overlapping windows
+           sharing a maximum, float accumulation visible), adaptive_avg_pool2d, mean, add / mul / div with
            broadcasting, sqrt, flatten, cat, batch_norm (train and eval), fake_quantize per tensor and per
            channel, FusedMovingAvgObsFakeQuantize (per tensor and per-channel weight; <c>.scale / <c>.zp
            afterwards), cross_entropy and mse_loss (<c>.loss and <c>.dx).
@@ -120,6 +121,17 @@ def gen_ops():
     loss = F.mse_loss(x, t)
     loss.backward()
     w.add("mse.x", x), w.add("mse.t", t), w.add("mse.loss", loss), w.add("mse.dx", x.grad)
+    # Overlapping windows that share their maximum: torch adds each window's gradient into the input's
+    # gradient in float, in output order (cpu_max_pool_backward), so the sum's rounding is visible:
+    # cotangents of very different sizes, the large ones first.
+    x = r(2, 3, 7, 7)
+    x[:, :, 3, 3] = 10.0
+    x[0, 1, 1:4, 1:4] = 5.0  # a tie: the first maximum of each window wins
+    xl = leaf(x)
+    y = F.max_pool2d(xl, 3, 1, 1)
+    g = r(*y.shape) * torch.pow(2.0, -torch.randint(0, 26, y.shape).float())
+    y.backward(g)
+    w.add("maxpool_e.x", x), w.add("maxpool_e.g", g), w.add("maxpool_e.y", y), w.add("maxpool_e.dx", xl.grad)
     w.save("ops")
 
 

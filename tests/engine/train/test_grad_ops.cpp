@@ -5,6 +5,7 @@
 #include "grad_case.h"
 
 #include "graph/targets.h"
+#include "ops/backward.h"
 #include "pt2e/observer_module.h"
 #include "quant/fake_quantize.h"
 #include "train/autograd.h"
@@ -92,22 +93,32 @@ TEST_CASE("relu and hardtanh pass the gradient by their masks, bit for bit; sigm
   }
 }
 
-TEST_CASE("max_pool2d backward routes each gradient to its window's maximum") {
+// Routing in float, in output order (cpu_max_pool_backward in aten/src/ATen/native/cpu/MaxPoolKernel.cpp adds
+// grad_output into grad_input[maxindex] as scalar_t): bit for bit, the saved indices and the recomputed alike.
+TEST_CASE("max_pool2d backward routes each gradient to its window's maximum, summing in float as torch") {
   {
     OpGraph c = graph("maxpool_a");
-    c.check(c.call(target::max_pool2d, {c.param("x"), I{3, 3}, I{2, 2}, I{1, 1}}), {"x"});
+    c.check(c.call(target::max_pool2d, {c.param("x"), I{3, 3}, I{2, 2}, I{1, 1}}), {"x"}, true);
   }
   {
     OpGraph c = graph("maxpool_b");
-    c.check(c.call(target::max_pool2d, {c.param("x"), I{2, 2}}), {"x"});
+    c.check(c.call(target::max_pool2d, {c.param("x"), I{2, 2}}), {"x"}, true);
   }
   {
     OpGraph c = graph("maxpool_c");
-    c.check(c.call(target::max_pool2d, {c.param("x"), I{3, 3}, I{2, 2}, I{0, 0}, I{1, 1}, true}), {"x"});
+    c.check(c.call(target::max_pool2d, {c.param("x"), I{3, 3}, I{2, 2}, I{0, 0}, I{1, 1}, true}), {"x"}, true);
   }
   {
     OpGraph c = graph("maxpool_d");
-    c.check(c.call(target::max_pool2d, {c.param("x"), I{2, 2}, I{1, 1}, I{0, 0}, I{2, 2}}), {"x"});
+    c.check(c.call(target::max_pool2d, {c.param("x"), I{2, 2}, I{1, 1}, I{0, 0}, I{2, 2}}), {"x"}, true);
+  }
+  {  // overlapping windows sharing a maximum: up to 9 gradients of sizes 2^0 .. 2^-25 summed into one element
+    OpGraph c = graph("maxpool_e");
+    c.check(c.call(target::max_pool2d, {c.param("x"), I{3, 3}, I{1, 1}, I{1, 1}}), {"x"}, true);
+    const golden::Golden& g = ops_golden();
+    const Tensor x = g.tensor("maxpool_e.x"), grad = g.tensor("maxpool_e.g");
+    const Tensor again = ops::max_pool2d_backward(grad, x, I{3, 3}, I{1, 1}, I{1, 1}, I{1, 1}, false);  // no saved indices
+    gradtest::check_bits("maxpool_e.dx (indices recomputed)", again, g.tensor("maxpool_e.dx"));
   }
 }
 
