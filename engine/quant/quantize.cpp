@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/hot.h"
 #include "kernels/kernels.h"
 
 namespace pt {
@@ -149,14 +150,18 @@ ChannelLayout channel_layout(const Shape& shape, int64_t axis, const char* what)
   return {shape[a], inner};
 }
 
+// One scan through kernels::f32_aminmax, then, only where it matters, the element a plain scan keeping the
+// first of equal values would return: the first NaN (both ends), or the first zero for a zero end (the
+// kernel reports +0; a scan keeps the sign of the first zero it met).
 MinMax aminmax(std::span<const float> values) {
-  MinMax mm{values[0], values[0]};
-  for (float v : values) {
-    if (std::isnan(v)) return {v, v};
-    mm.min = std::min(mm.min, v);
-    mm.max = std::max(mm.max, v);
+  const kernels::AMinMax r = kernels::f32_aminmax(values.data(), values.size());
+  const auto first = [&](auto pred) { return *std::find_if(values.begin(), values.end(), pred); };
+  if (r.nan) {
+    const float nan = first([](float v) { return std::isnan(v); });
+    return {nan, nan};
   }
-  return mm;
+  return {r.min == 0.0f ? first([](float v) { return v == 0.0f; }) : r.min,
+          r.max == 0.0f ? first([](float v) { return v == 0.0f; }) : r.max};
 }
 
 ChannelMinMax aminmax_per_channel(const Tensor& x, int64_t axis) {
@@ -305,16 +310,19 @@ Tensor fake_quantize_per_channel_affine(const Tensor& x, const Tensor& scale, co
   return fake_quantize_per_channel_affine_cachemask(x, scale, zero_point, axis, quant_min, quant_max).output;
 }
 
+namespace {
+PT_HOT_LOOP void times_mask(const float* __restrict g, const uint8_t* __restrict m, int64_t n, float* __restrict o) {
+  for (int64_t i = 0; i < n; ++i) o[i] = g[i] * static_cast<float>(m[i]);
+}
+}  // namespace
+
 Tensor fake_quantize_backward(const Tensor& grad, const Tensor& mask) {
   if (grad.shape() != mask.shape())
     throw ValueError("fake_quantize_backward: grad " + shape_str(grad.shape()) + " and mask " +
                      shape_str(mask.shape()) + " must have the same shape");
   Tensor out = Tensor::uninitialized(grad.shape());
-  const float* g = grad.data<float>();
-  const uint8_t* m = mask.data<uint8_t>();
-  float* o = out.data<float>();
   // ATen's dY * mask: a blocked negative gradient is -0, as torch's.
-  for (int64_t i = 0; i < grad.numel(); ++i) o[i] = g[i] * static_cast<float>(m[i]);
+  times_mask(grad.data<float>(), mask.data<uint8_t>(), grad.numel(), out.data<float>());
   return out;
 }
 

@@ -4,7 +4,10 @@
 // layout on a middle axis, round half to even.
 #include "golden.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "quant/quantize.h"
@@ -97,4 +100,41 @@ TEST_CASE("sqnr: +inf for identical tensors, shapes must agree", "[sqnr]") {
   const double expected = 20.0 * std::log10(std::sqrt(14.0) / std::fabs(static_cast<double>(3.0f - 3.1f)));
   CHECK(sqnr(x, y) == Approx(expected).epsilon(1e-6));
   CHECK_THROWS_AS(sqnr(x, f32({1.0f})), ValueError);
+}
+
+// aminmax scans through kernels::f32_aminmax; where the kernel cannot say which element an end is (a zero
+// end, whose sign it drops, or NaN) it returns the element a plain left-to-right scan keeping the first of
+// equal values returns — checked against that scan, bit for bit, on runs with zeros of both signs and NaN.
+TEST_CASE("aminmax returns a plain scan's elements: the first zero's sign, the first NaN", "[quantize]") {
+  const auto scan = [](const std::vector<float>& v) {
+    MinMax mm{v[0], v[0]};
+    for (float x : v) {
+      if (std::isnan(x)) return MinMax{x, x};
+      mm.min = std::min(mm.min, x);
+      mm.max = std::max(mm.max, x);
+    }
+    return mm;
+  };
+  const auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  const float neg_nan = -std::numeric_limits<float>::quiet_NaN();
+  std::vector<std::vector<float>> runs = {{-0.0f, 1.0f}, {0.0f, -0.0f, 1.0f}, {-0.0f, 0.0f, 1.0f}, {-1.0f, -0.0f, 0.0f},
+                                          {2.0f, kNaN, neg_nan}, {neg_nan, 1.0f, kNaN}, {kInf, -kInf}, {-0.0f}};
+  uint32_t seed = 7;
+  for (size_t n : {3u, 4u, 5u, 17u, 64u, 1000u}) {  // longer runs: the kernel's lanes and its tail
+    std::vector<float> v(n);
+    for (float& x : v) {
+      seed = seed * 1664525u + 1013904223u;
+      const uint32_t r = seed >> 24;
+      x = r < 40 ? -0.0f : r < 80 ? 0.0f : r < 82 ? kNaN : static_cast<float>(r % 7) - 6.0f;  // ends at zero often
+    }
+    runs.push_back(v);
+    std::replace_if(v.begin(), v.end(), [](float x) { return std::isnan(x); }, 0.0f);
+    runs.push_back(v);
+  }
+  for (const auto& v : runs) {
+    const MinMax ours = aminmax(v), want = scan(v);
+    INFO("run of " << v.size());
+    CHECK(bits(ours.min) == bits(want.min));
+    CHECK(bits(ours.max) == bits(want.max));
+  }
 }
