@@ -304,6 +304,8 @@ void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc
 // outputs is one run of 16 values, which i16_gemm_offsets reads where it lies. The weight rows are reordered to
 // match (pair kk = q·T + tap, T = KH·KW). An odd Cg pairs its last channel with zeros, at the cost of a zero
 // weight per tap: taken from Cg = 9 on (one pair in ten wasted), below that im2col packs the taps tighter.
+struct alignas(16) Block16 { std::byte b[16]; };  // scratch carved into 16-byte-aligned parts
+
 bool channel_pairs(const ConvShape& s) { return s.runs() && (s.Cg % 2 == 0 || s.Cg >= 9); }
 
 // The planes (q8_widen_pairs a row), then 16 zeros: the last panel of an output row reads up to 16 values past
@@ -410,27 +412,33 @@ Value conv2d(const OpArgs& a) {
     const int64_t T = s.KH * s.KW, Cp = (s.Cg + 1) / 2, k_pairs = Cp * T;
     const PairColumns cols(s);
     checked_nbytes({cols.panels * 8, Og}, DType::Int32, "int8.conv2d's accumulators");
-    const auto planes = scratch_buffer<int16_t>(2 * Cp * s.Hp() * s.Wp() + 16);
-    const auto weights = scratch_buffer<int16_t>(O * 2 * k_pairs);
-    const auto acc = scratch_buffer<int32_t>(Og * cols.panels * 8);
-    const auto offsets = scratch_buffer<size_t>(k_pairs + cols.panels);
-    const auto row_codes = scratch_buffer<uint8_t>(cols.row_stride == s.OW ? 0 : cols.panels * 8 * eb);
-    weight_pairs(w.data<int16_t>(), O, w.size(1), s.Cg, T, weights.get());
+    // One scratch allocation (a small conv's fixed costs count): offsets, accumulators, planes, weights, codes.
+    const int64_t n_offsets = k_pairs + cols.panels, n_acc = Og * cols.panels * 8, n_planes = 2 * Cp * s.Hp() * s.Wp() + 16,
+                  n_weights = O * 2 * k_pairs, n_codes = cols.row_stride == s.OW ? 0 : cols.panels * 8 * eb;
+    const auto size16 = [](int64_t bytes) { return (bytes + 15) / 16; };
+    const auto scratch = scratch_buffer<Block16>(size16(n_offsets * static_cast<int64_t>(sizeof(size_t))) + size16(n_acc * 4) +
+                                                       size16(n_planes * 2) + size16(n_weights * 2) + size16(n_codes));
+    const auto offsets = reinterpret_cast<size_t*>(scratch.get());
+    const auto acc = reinterpret_cast<int32_t*>(scratch.get() + size16(n_offsets * static_cast<int64_t>(sizeof(size_t))));
+    const auto planes = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(acc) + size16(n_acc * 4));
+    const auto weights = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(planes) + size16(n_planes * 2));
+    const auto row_codes = reinterpret_cast<uint8_t*>(reinterpret_cast<Block16*>(weights) + size16(n_weights * 2));
+    weight_pairs(w.data<int16_t>(), O, w.size(1), s.Cg, T, weights);
     for (int64_t q = 0; q < Cp; ++q)
       for (int64_t t = 0; t < T; ++t)
         offsets[q * T + t] = static_cast<size_t>(2 * (q * s.Hp() * s.Wp() + (t / s.KW) * s.Wp() + t % s.KW));
     for (int64_t pn = 0; pn < cols.panels; ++pn) offsets[k_pairs + pn] = cols.offset(s, pn);
     for (int64_t n = 0; n < N; ++n)
       for (int64_t gr = 0; gr < groups; ++gr) {
-        pair_planes(xin + (n * groups + gr) * group_in, s, p.in_signed != 0, p.in_zero_point, planes.get());
+        pair_planes(xin + (n * groups + gr) * group_in, s, p.in_signed != 0, p.in_zero_point, planes);
         kn::i16_gemm_offsets(kn::I16GemmOffsets{static_cast<size_t>(Og), static_cast<size_t>(cols.panels),
-                                                static_cast<size_t>(k_pairs), weights.get() + gr * Og * 2 * k_pairs,
-                                                static_cast<size_t>(2 * k_pairs), planes.get(), offsets.get(),
-                                                offsets.get() + k_pairs, acc.get(), static_cast<size_t>(cols.panels * 8)});
+                                                static_cast<size_t>(k_pairs), weights + gr * Og * 2 * k_pairs,
+                                                static_cast<size_t>(2 * k_pairs), planes, offsets, offsets + k_pairs, acc,
+                                                static_cast<size_t>(cols.panels * 8)});
         for (int64_t o = 0; o < Og; ++o) {
           const int64_t oc = gr * Og + o;
-          requantize_channel(acc.get() + o * cols.panels * 8, s, cols.row_stride, stages[oc], eb,
-                             dst + (n * O + oc) * P * eb, row_codes.get());
+          requantize_channel(acc + o * cols.panels * 8, s, cols.row_stride, stages[oc], eb, dst + (n * O + oc) * P * eb,
+                             row_codes);
         }
       }
     return Value(out);
