@@ -6,6 +6,7 @@
 // 1…3, padding 0…2, widths around the 8-column panels, int8 / uint8 inputs, every RequantKind, int16 and float32 outputs.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -34,12 +35,14 @@ struct Rng {  // splitmix64
 struct Case {
   int64_t N, C, H, W, O, groups, KH, KW, sh, sw, ph, pw;
   Int8Params p;
-  std::string str() const {
-    return "N" + std::to_string(N) + " C" + std::to_string(C) + " " + std::to_string(H) + "x" + std::to_string(W) + " O" +
-           std::to_string(O) + " g" + std::to_string(groups) + " k" + std::to_string(KH) + "x" + std::to_string(KW) + " s" +
-           std::to_string(sh) + "x" + std::to_string(sw) + " p" + std::to_string(ph) + "x" + std::to_string(pw) +
-           " requant " + std::to_string(p.requant) + " out_bits " + std::to_string(p.out_bits) + " in_signed " +
-           std::to_string(p.in_signed);
+  std::string str() const {  // snprintf: GCC 12 warns falsely (-Wrestrict) on a chain of string +
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "N%lld C%lld %lldx%lld O%lld g%lld k%lldx%lld s%lldx%lld p%lldx%lld requant %d out_bits %d in_signed %d",
+                  static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(H), static_cast<long long>(W),
+                  static_cast<long long>(O), static_cast<long long>(groups), static_cast<long long>(KH),
+                  static_cast<long long>(KW), static_cast<long long>(sh), static_cast<long long>(sw),
+                  static_cast<long long>(ph), static_cast<long long>(pw), p.requant, p.out_bits, p.in_signed);
+    return buf;
   }
 };
 
