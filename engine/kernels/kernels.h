@@ -131,6 +131,26 @@ struct I16Gemm {
 using I16GemmFn = void(const I16Gemm& g) noexcept;
 extern const Kernel<I16GemmFn> i16_gemm;
 
+// i16_gemm_offsets: i16_gemm with B read where it lies instead of packed: the 16 values of pair kk in panel p
+// (the layout above: B[2kk][8p + j] at 2j, B[2kk + 1][8p + j] at 2j + 1) start at b + pair_offsets[kk] +
+// panel_offsets[p] (counted in int16; any alignment, offsets may overlap):
+//   C[i][8p + j] = Σ_kk A[i][2kk]·b[o + 2j] + A[i][2kk + 1]·b[o + 2j + 1],  o = pair_offsets[kk] + panel_offsets[p]
+// (mod 2^32). int8.conv2d at stride 1 lays its input as channel pairs interleaved (value of channel 2q at 2w, of
+// 2q + 1 at 2w + 1 along each padded row), so a pair (channels 2q, 2q + 1 at kernel tap (i, j)) over eight
+// neighbouring outputs is one run of 16: the GEMM reads the input in place, with no im2col.
+struct I16GemmOffsets {
+  size_t m, panels, k_pairs;
+  const int16_t* a;
+  size_t a_stride;
+  const int16_t* b;
+  const size_t* pair_offsets;   // k_pairs of them
+  const size_t* panel_offsets;  // panels of them
+  int32_t* c;
+  size_t c_stride;
+};
+using I16GemmOffsetsFn = void(const I16GemmOffsets& g) noexcept;
+extern const Kernel<I16GemmOffsetsFn> i16_gemm_offsets;
+
 // i16_pack_pairs: two int16 rows of B (k and k + 1) into i16_gemm's panel layout, from column p0 on —
 //   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2]     = row0[t]
 //   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2 + 1] = row1[t]        for t < n,
@@ -257,6 +277,13 @@ extern const Kernel<Q8AddFn> q8_add;
 // int8.max_pool2d folds a window's input rows into one with it (engine/lower/int8_ops.cpp). out may be a.
 using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 extern const Kernel<Q8MaxFn> q8_max;
+
+// q8_widen_pairs: two rows of codes (read as int8 when is_signed, else uint8) minus the zero point, interleaved:
+//   out[2t] = a[t] − zero_point,  out[2t + 1] = b[t] − zero_point (0 when b is null)      for t < n,
+// each value cast to int16 (wrapping). int8.conv2d lays out its input as channel pairs with it (engine/lower/).
+using Q8WidenPairsFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
+                            int16_t* out) noexcept;
+extern const Kernel<Q8WidenPairsFn> q8_widen_pairs;
 
 // q8_sum: Σ x[i] for i < n, codes read as int8 (is_signed) or uint8, modulo 2^32 — average pooling's sum
 // (int8.mean, one call per plane; XNNPACK's global average pooling sums the same way before requantizing).

@@ -11,11 +11,13 @@ namespace pt::kernels {
   X(AMinMaxFn, f32_aminmax, 4)            \
   X(HistcAMinMaxFn, f32_histc_aminmax, 4) \
   X(I16GemmFn, i16_gemm, 4)               \
+  X(I16GemmOffsetsFn, i16_gemm_offsets, 4) \
   X(PackPairsFn, i16_pack_pairs, 8)       \
   X(RequantizeFn, i32_requantize, 16)     \
   X(Q8AddFn, q8_add, 16)                  \
   X(Q8MaxFn, q8_max, 16)                  \
   X(Q8SumFn, q8_sum, 16)                  \
+  X(Q8WidenPairsFn, q8_widen_pairs, 16)   \
   X(GemmFn, f32_gemm, 8)                  \
   X(MaxPool2dFn, f32_max_pool2d, 4)       \
   X(FakeQuantFn, f32_fake_quant, 16)     \

@@ -28,6 +28,9 @@ void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float*
 void i16_gemm__scalar(const I16Gemm& g) noexcept;
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;
 
+void i16_gemm_offsets__scalar(const I16GemmOffsets& g) noexcept;
+void i16_gemm_offsets__wasmsimd(const I16GemmOffsets& g) noexcept;
+
 void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride) noexcept;
 void i16_pack_pairs__wasmsimd(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
                               size_t panel_stride) noexcept;
@@ -42,6 +45,11 @@ void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddPar
 
 void q8_max__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
+
+void q8_widen_pairs__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
+                            int16_t* out) noexcept;
+void q8_widen_pairs__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
+                              int16_t* out) noexcept;
 
 int32_t q8_sum__scalar(const uint8_t* x, size_t n, bool is_signed) noexcept;
 int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed) noexcept;

@@ -1,5 +1,6 @@
 // int8_ops.cpp — the int8 ops (int8_ops.h): packing, requantization parameters (or the float output
-// stage), and the op functions over engine/kernels (i16_gemm, i16_pack_pairs, i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
+// stage), and the op functions over engine/kernels (i16_gemm, i16_gemm_offsets, i16_pack_pairs, q8_widen_pairs,
+// i32_requantize, q8_add, q8_max, q8_sum); cat and flatten copy bytes.
 #include "lower/int8_ops.h"
 
 #include <algorithm>
@@ -182,6 +183,7 @@ std::vector<OutputStage> output_stages(const Tensor& scale, const Tensor& bias, 
                        " " + dtype_name(bias_dtype) + " biases, got " + dtype_name(scale.dtype()) + " " +
                        shape_str(scale.shape()) + " and " + dtype_name(bias.dtype()) + " " + shape_str(bias.shape()));
   std::vector<OutputStage> st;
+  st.reserve(static_cast<size_t>(O));
   for (int64_t o = 0; o < O; ++o) st.push_back(output_stage(p, scale, bias, o));
   return st;
 }
@@ -295,6 +297,93 @@ void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc
                            a, static_cast<size_t>(g.K2), cols, acc, static_cast<size_t>(g.N8())});
 }
 
+// ---- stride 1: the input read in place, as channel pairs -------------------------------------------------
+// At stride 1 the GEMM needs no im2col: with the input of one image's group laid out as channel pairs, plane q
+// holding channels 2q and 2q + 1 interleaved along each padded row ([⌈Cg/2⌉][Hp][Wp][2], values minus the zero
+// point, the padding's border 0), the GEMM's pair (channels 2q, 2q + 1 at tap (i, j)) over eight neighbouring
+// outputs is one run of 16 values, which i16_gemm_offsets reads where it lies. The weight rows are reordered to
+// match (pair kk = q·T + tap, T = KH·KW). An odd Cg pairs its last channel with zeros, at the cost of a zero
+// weight per tap: taken from Cg = 9 on (one pair in ten wasted), below that im2col packs the taps tighter.
+struct alignas(16) Block16 { std::byte b[16]; };  // scratch carved into 16-byte-aligned parts
+
+bool channel_pairs(const ConvShape& s) { return s.runs() && (s.Cg % 2 == 0 || s.Cg >= 9); }
+
+// The planes (q8_widen_pairs a row), then 16 zeros: the last panel of an output row reads up to 16 values past
+// the last plane.
+PT_HOT_LOOP void pair_planes(const std::byte* x, const ConvShape& s, bool is_signed, int32_t zp, int16_t* out) {
+  const auto* in = reinterpret_cast<const uint8_t*>(x);
+  const int64_t Cp = (s.Cg + 1) / 2, row = 2 * s.Wp(), plane = s.Hp() * row;
+  for (int64_t q = 0; q < Cp; ++q) {
+    const uint8_t* c0 = in + 2 * q * s.H * s.W;
+    const uint8_t* c1 = 2 * q + 1 < s.Cg ? c0 + s.H * s.W : nullptr;
+    int16_t* dst = out + q * plane;
+    std::fill(dst, dst + s.ph * row, int16_t{0});
+    for (int64_t h = 0; h < s.H; ++h) {
+      int16_t* r = dst + (h + s.ph) * row;
+      std::fill(r, r + 2 * s.pw, int16_t{0});
+      kn::q8_widen_pairs(c0 + h * s.W, c1 ? c1 + h * s.W : nullptr, static_cast<size_t>(s.W), is_signed, zp, r + 2 * s.pw);
+      std::fill(r + 2 * (s.pw + s.W), r + row, int16_t{0});
+    }
+    std::fill(dst + (s.H + s.ph) * row, dst + plane, int16_t{0});
+  }
+  std::fill(out + Cp * plane, out + Cp * plane + 16, int16_t{0});
+}
+
+// The packed weight [O][K2] (taps k = (c, i, j) in order) in the pairs' order: pair kk = q·T + t of a row holds
+// the weights of channels 2q and 2q + 1 at tap t (0 for an odd Cg's missing channel).
+PT_HOT_LOOP void weight_pairs(const int16_t* w, int64_t O, int64_t K2, int64_t Cg, int64_t T, int16_t* out) {
+  // A pair is one 32-bit word (low half channel 2q, high half 2q + 1, as the machine's byte order lays out two int16).
+  const auto word = [](int16_t lo, int16_t hi) {
+    return static_cast<uint32_t>(static_cast<uint16_t>(lo)) | static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16;
+  };
+  const size_t t_n = static_cast<size_t>(T), even = static_cast<size_t>(Cg / 2);
+  for (int64_t o = 0; o < O; ++o) {
+    const int16_t* src = w + o * K2;
+    int16_t* dst = out + o * ((Cg + 1) / 2) * 2 * T;
+    for (size_t q = 0; q < even; ++q, src += 2 * t_n, dst += 2 * t_n)
+      for (size_t t = 0; t < t_n; ++t) {
+        const uint32_t v = word(src[t], src[t_n + t]);
+        std::memcpy(dst + 2 * t, &v, 4);
+      }
+    if (Cg % 2)
+      for (size_t t = 0; t < t_n; ++t) {
+        const uint32_t v = word(src[t], 0);
+        std::memcpy(dst + 2 * t, &v, 4);
+      }
+  }
+}
+
+// The columns of a channel-pairs GEMM: `panels` of 8, output (oh, ow) at column oh·row_stride + ow. Either
+// every output row in panels of its own (row_stride = 8·⌈OW/8⌉: no wasted column when OW is a multiple of 8),
+// or the padded width's runs (row_stride = Wp, each row's last KW − 1 columns no outputs), whichever needs fewer.
+struct PairColumns {
+  int64_t panels, row_stride;
+  bool by_row;
+  explicit PairColumns(const ConvShape& s) {
+    const int64_t per_row = (s.OW + 7) / 8, runs = ((s.OH - 1) * s.Wp() + s.OW + 7) / 8;
+    by_row = s.OH * per_row <= runs;
+    panels = by_row ? s.OH * per_row : runs;
+    row_stride = by_row ? 8 * per_row : s.Wp();
+  }
+  // Where panel p's first pair starts in a plane, in int16.
+  size_t offset(const ConvShape& s, int64_t p) const {
+    if (!by_row) return static_cast<size_t>(16 * p);
+    const int64_t per_row = row_stride / 8;
+    return static_cast<size_t>(2 * ((p / per_row) * s.Wp() + 8 * (p % per_row)));
+  }
+};
+
+// Each channel's accumulators (columns of row_stride a row) requantized into y [OH][OW]: straight in when the
+// columns are the outputs, else into a row of codes over every column whose output runs are then copied.
+void requantize_channel(const int32_t* acc, const ConvShape& s, int64_t row_stride, const OutputStage& st, int64_t eb,
+                        uint8_t* y, uint8_t* row_codes) {
+  const int64_t columns = (s.OH - 1) * row_stride + s.OW;
+  if (row_stride == s.OW) return kn::i32_requantize(acc, static_cast<size_t>(columns), st.bias, st.r, y, 1);
+  kn::i32_requantize(acc, static_cast<size_t>(columns), st.bias, st.r, row_codes, 1);
+  for (int64_t r = 0; r < s.OH; ++r)
+    std::memcpy(y + r * s.OW * eb, row_codes + r * row_stride * eb, static_cast<size_t>(s.OW * eb));
+}
+
 Value conv2d(const OpArgs& a) {
   const Int8Params p = Int8Params::from(a.tensor(1));
   const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.conv2d");
@@ -308,38 +397,68 @@ Value conv2d(const OpArgs& a) {
   if (s.C % groups || O % groups || w.size(1) != K + (K & 1) || s.OH < 1 || s.OW < 1)
     throw RuntimeError("int8.conv2d: input " + shape_str(x.shape()) + " does not fit the packed weight " +
                        shape_str(w.shape()) + " with groups=" + std::to_string(groups));
-  const Gemm g{Og, w.size(1), s.columns()};
   const int64_t N = x.size(0), P = s.OH * s.OW;
   check_op_work("int8.conv2d", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
                 {N, O, P, K});
-  checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
-  checked_nbytes({s.Cg, s.Hp(), s.Wp()}, DType::Int16, "int8.conv2d's padded input");
+  checked_nbytes({s.Cg + 1, s.Hp(), s.Wp()}, DType::Int16, "int8.conv2d's padded input");
   const auto stages = output_stages(a.tensor(4), bias, p, O, "int8.conv2d");
-  Tensor out = Tensor::empty({N, O, s.OH, s.OW}, p.out_dtype());
-  const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());
-  const auto acc = scratch_buffer<int32_t>(Og * g.N8());
+  Tensor out = Tensor::uninitialized({N, O, s.OH, s.OW}, p.out_dtype());
   auto* dst = reinterpret_cast<uint8_t*>(out.bytes());
   const int64_t eb = p.out_bits / 8;  // bytes a code
+  const std::byte* xin = x.bytes();
+  const int64_t group_in = s.Cg * s.H * s.W;
+
+  if (channel_pairs(s)) {
+    const int64_t T = s.KH * s.KW, Cp = (s.Cg + 1) / 2, k_pairs = Cp * T;
+    const PairColumns cols(s);
+    checked_nbytes({cols.panels * 8, Og}, DType::Int32, "int8.conv2d's accumulators");
+    // One scratch allocation (a small conv's fixed costs count): offsets, accumulators, planes, weights, codes.
+    const int64_t n_offsets = k_pairs + cols.panels, n_acc = Og * cols.panels * 8, n_planes = 2 * Cp * s.Hp() * s.Wp() + 16,
+                  n_weights = O * 2 * k_pairs, n_codes = cols.row_stride == s.OW ? 0 : cols.panels * 8 * eb;
+    const auto size16 = [](int64_t bytes) { return (bytes + 15) / 16; };
+    const auto scratch = scratch_buffer<Block16>(size16(n_offsets * static_cast<int64_t>(sizeof(size_t))) + size16(n_acc * 4) +
+                                                       size16(n_planes * 2) + size16(n_weights * 2) + size16(n_codes));
+    const auto offsets = reinterpret_cast<size_t*>(scratch.get());
+    const auto acc = reinterpret_cast<int32_t*>(scratch.get() + size16(n_offsets * static_cast<int64_t>(sizeof(size_t))));
+    const auto planes = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(acc) + size16(n_acc * 4));
+    const auto weights = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(planes) + size16(n_planes * 2));
+    const auto row_codes = reinterpret_cast<uint8_t*>(reinterpret_cast<Block16*>(weights) + size16(n_weights * 2));
+    weight_pairs(w.data<int16_t>(), O, w.size(1), s.Cg, T, weights);
+    for (int64_t q = 0; q < Cp; ++q)
+      for (int64_t t = 0; t < T; ++t)
+        offsets[q * T + t] = static_cast<size_t>(2 * (q * s.Hp() * s.Wp() + (t / s.KW) * s.Wp() + t % s.KW));
+    for (int64_t pn = 0; pn < cols.panels; ++pn) offsets[k_pairs + pn] = cols.offset(s, pn);
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t gr = 0; gr < groups; ++gr) {
+        pair_planes(xin + (n * groups + gr) * group_in, s, p.in_signed != 0, p.in_zero_point, planes);
+        kn::i16_gemm_offsets(kn::I16GemmOffsets{static_cast<size_t>(Og), static_cast<size_t>(cols.panels),
+                                                static_cast<size_t>(k_pairs), weights + gr * Og * 2 * k_pairs,
+                                                static_cast<size_t>(2 * k_pairs), planes, offsets, offsets + k_pairs, acc,
+                                                static_cast<size_t>(cols.panels * 8)});
+        for (int64_t o = 0; o < Og; ++o) {
+          const int64_t oc = gr * Og + o;
+          requantize_channel(acc + o * cols.panels * 8, s, cols.row_stride, stages[oc], eb, dst + (n * O + oc) * P * eb,
+                             row_codes);
+        }
+      }
+    return Value(out);
+  }
+
+  const Gemm g{Og, w.size(1), s.columns()};
+  checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
+  const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());
+  const auto acc = scratch_buffer<int32_t>(Og * g.N8());
   const auto row_codes = scratch_buffer<uint8_t>(g.N * eb);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t gr = 0; gr < groups; ++gr) {
-      const std::byte* xin = x.bytes() + (n * s.C + gr * s.Cg) * s.H * s.W;
-      if (p.in_signed) padded_planes<true>(xin, s, p.in_zero_point, padded.get());
-      else padded_planes<false>(xin, s, p.in_zero_point, padded.get());
+      if (p.in_signed) padded_planes<true>(xin + (n * groups + gr) * group_in, s, p.in_zero_point, padded.get());
+      else padded_planes<false>(xin + (n * groups + gr) * group_in, s, p.in_zero_point, padded.get());
       im2col_panels(padded.get(), s, K, g.k_pairs(), cols.get());
       run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.get(), acc.get());
-      // One requantization per channel: straight into the output where the columns are the outputs, else
-      // into a row of codes over every column, whose output runs (OW of every row_stride) are then copied.
-      const int64_t row_stride = s.row_stride();
       for (int64_t o = 0; o < Og; ++o) {
         const int64_t oc = gr * Og + o;
-        uint8_t* y = dst + (n * O + oc) * P * eb;
-        const bool direct = row_stride == s.OW;
-        kn::i32_requantize(acc.get() + o * g.N8(), static_cast<size_t>(g.N), stages[oc].bias, stages[oc].r,
-                           direct ? y : row_codes.get(), 1);
-        if (!direct)
-          for (int64_t r = 0; r < s.OH; ++r)
-            std::memcpy(y + r * s.OW * eb, row_codes.get() + r * row_stride * eb, static_cast<size_t>(s.OW * eb));
+        requantize_channel(acc.get() + o * g.N8(), s, s.row_stride(), stages[oc], eb, dst + (n * O + oc) * P * eb,
+                           row_codes.get());
       }
     }
   return Value(out);

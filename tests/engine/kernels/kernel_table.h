@@ -116,6 +116,32 @@ kt::Call<I16GemmFn> draw_i16_gemm(kt::Rng& r, size_t n) {
           }};
 }
 
+// i16_gemm's shapes with B read at offsets: a buffer of random values, each pair's and panel's offset drawn
+// anywhere in it (odd ones, overlapping ones; the panels of a conv's rows and runs are such offsets).
+kt::Call<I16GemmOffsetsFn> draw_i16_gemm_offsets(kt::Rng& r, size_t n) {
+  const size_t m = r.below(10), panels = r.below(5), k_pairs = n <= 300 ? n : n % 300;
+  const size_t a_stride = 2 * k_pairs + 2 * r.below(3), c_stride = 8 * panels + r.below(5);
+  const int mode = static_cast<int>(r.below(4)) % 3;
+  const size_t pair_room = 1 + r.below(4 * k_pairs + 40), panel_room = 1 + r.below(200);
+  auto a = std::make_shared<std::vector<int16_t>>(m * a_stride);
+  auto b = std::make_shared<std::vector<int16_t>>(pair_room + panel_room + 16);
+  auto pair_offsets = std::make_shared<std::vector<size_t>>(k_pairs);
+  auto panel_offsets = std::make_shared<std::vector<size_t>>(panels);
+  for (int16_t& v : *a) v = draw_i16(r, mode);
+  for (int16_t& v : *b) v = draw_i16(r, mode == 0 ? 1 : mode);
+  for (size_t& o : *pair_offsets) o = r.below(pair_room);
+  for (size_t& o : *panel_offsets) o = r.below(panel_room);
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "m=%zu panels=%zu k_pairs=%zu a_stride=%zu c_stride=%zu b=%zu values=%d", m, panels,
+                k_pairs, a_stride, c_stride, b->size(), mode);
+  return {shape, [=](I16GemmOffsetsFn* fn) {
+            kt::Field c{"c", std::vector<uint32_t>(m * c_stride, 0xdeadbeefu)};
+            fn(I16GemmOffsets{m, panels, k_pairs, a->data(), a_stride, b->data(), pair_offsets->data(),
+                              panel_offsets->data(), reinterpret_cast<int32_t*>(c.words.data()), c_stride});
+            return kt::Outputs{c};
+          }};
+}
+
 // n columns from a random start p0 (so the SIMD variant's head, body and tail all run), random values.
 kt::Call<PackPairsFn> draw_i16_pack_pairs(kt::Rng& r, size_t n) {
   const size_t p0 = r.below(20), k_pairs = 1 + r.below(4), panel_stride = 16 * k_pairs;
@@ -247,6 +273,24 @@ kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
   std::snprintf(shape, sizeof shape, "n=%zu signed=%d", n, is_signed);
   return {shape, [=](Q8SumFn* fn) {
             return kt::Outputs{{"sum", std::vector<uint32_t>{static_cast<uint32_t>(fn(x->data(), n, is_signed))}}};
+          }};
+}
+
+// Two rows of codes over the whole range, either signedness, a zero point anywhere in the code's range (and
+// past it, where the int16 cast wraps), the second row absent in a quarter of the calls.
+kt::Call<Q8WidenPairsFn> draw_q8_widen_pairs(kt::Rng& r, size_t n) {
+  auto a = draw_codes(r, n), b = draw_codes(r, n);
+  const bool is_signed = r.chance(0.5), no_b = r.chance(0.25);
+  const int32_t zp = r.chance(0.9) ? (is_signed ? -128 : 0) + static_cast<int32_t>(r.below(256))
+                                   : static_cast<int32_t>(r.next());
+  char shape[80];
+  std::snprintf(shape, sizeof shape, "n=%zu signed=%d zero_point=%d b=%s", n, is_signed, zp, no_b ? "null" : "row");
+  return {shape, [=](Q8WidenPairsFn* fn) {
+            std::vector<int16_t> out(2 * n + 3, int16_t{0x5a5a});
+            fn(a->data(), no_b ? nullptr : b->data(), n, is_signed, zp, out.data());
+            kt::Field f{"out", {}};
+            for (int16_t v : out) f.words.push_back(static_cast<uint16_t>(v));
+            return kt::Outputs{f};
           }};
 }
 
@@ -388,11 +432,13 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_aminmax, draw_aminmax),
       kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
       kt::under_test(i16_gemm, draw_i16_gemm),
+      kt::under_test(i16_gemm_offsets, draw_i16_gemm_offsets),
       kt::under_test(i16_pack_pairs, draw_i16_pack_pairs),
       kt::under_test(i32_requantize, draw_i32_requantize),
       kt::under_test(q8_add, draw_q8_add),
       kt::under_test(q8_max, draw_q8_max),
       kt::under_test(q8_sum, draw_q8_sum),
+      kt::under_test(q8_widen_pairs, draw_q8_widen_pairs),
       // float kernels for training and the float graph
       kt::under_test(f32_gemm, draw_gemm),
       kt::under_test(f32_max_pool2d, draw_max_pool2d),

@@ -1,0 +1,154 @@
+// test_int8_conv_exact.cpp — int8.conv2d (engine/lower/int8_ops.cpp) against a direct integer convolution, bit for
+// bit: every output is Σ (x − zp)·w over its window (the padding contributing nothing), plus the channel's int32
+// bias, through Requantization::apply (kernels.h, the scalar step every i32_requantize variant reproduces). Integer
+// sums are exact, so however the op lays out its GEMM (im2col panels, channel pairs, padded-width columns), its
+// codes must equal these. Drawn: batch, groups (depthwise too), channels per group odd and even, kernel 1…5, stride
+// 1…3, padding 0…2, widths around the 8-column panels, int8 / uint8 inputs, every RequantKind, int16 and float32 outputs.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "graph/graph.h"
+#include "graph/interpreter.h"
+#include "graph/targets.h"
+#include "lower/int8_ops.h"
+
+using namespace pt;
+namespace kn = pt::kernels;
+
+namespace {
+
+struct Rng {  // splitmix64
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  int64_t in(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1)); }
+  template <class T> const T& pick(std::initializer_list<T> v) { return v.begin()[next() % v.size()]; }
+};
+
+struct Case {
+  int64_t N, C, H, W, O, groups, KH, KW, sh, sw, ph, pw;
+  Int8Params p;
+  std::string str() const {  // snprintf: GCC 12 warns falsely (-Wrestrict) on a chain of string +
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "N%lld C%lld %lldx%lld O%lld g%lld k%lldx%lld s%lldx%lld p%lldx%lld requant %d out_bits %d in_signed %d",
+                  static_cast<long long>(N), static_cast<long long>(C), static_cast<long long>(H), static_cast<long long>(W),
+                  static_cast<long long>(O), static_cast<long long>(groups), static_cast<long long>(KH),
+                  static_cast<long long>(KW), static_cast<long long>(sh), static_cast<long long>(sw),
+                  static_cast<long long>(ph), static_cast<long long>(pw), p.requant, p.out_bits, p.in_signed);
+    return buf;
+  }
+};
+
+Case draw(Rng& r) {
+  Case c{};
+  c.groups = r.pick<int64_t>({1, 1, 1, 2, 3});
+  const int64_t Cg = r.pick<int64_t>({1, 2, 3, 4, 5, 6, 8, 9, 16});
+  const bool depthwise = r.next() % 6 == 0;
+  c.C = depthwise ? r.in(1, 12) : Cg * c.groups;
+  if (depthwise) c.groups = c.C;
+  c.O = c.groups * r.in(1, 9);
+  c.N = r.in(1, 2);
+  c.KH = r.pick<int64_t>({1, 2, 3, 3, 3, 5});
+  c.KW = r.next() % 4 ? c.KH : r.pick<int64_t>({1, 2, 3, 5});
+  c.sh = r.pick<int64_t>({1, 1, 1, 2, 3});
+  c.sw = r.next() % 4 ? c.sh : r.pick<int64_t>({1, 2});
+  c.ph = r.in(0, 2), c.pw = r.next() % 4 ? c.ph : r.in(0, 2);
+  do {
+    c.H = r.in(1, 20), c.W = r.pick<int64_t>({1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 33});
+  } while (c.H + 2 * c.ph < c.KH || c.W + 2 * c.pw < c.KW);
+  Int8Params& p = c.p;
+  p.stride_h = static_cast<int32_t>(c.sh), p.stride_w = static_cast<int32_t>(c.sw);
+  p.pad_h = static_cast<int32_t>(c.ph), p.pad_w = static_cast<int32_t>(c.pw);
+  p.kernel_h = static_cast<int32_t>(c.KH), p.kernel_w = static_cast<int32_t>(c.KW), p.groups = static_cast<int32_t>(c.groups);
+  p.in_signed = static_cast<int32_t>(r.next() % 2);
+  p.in_zero_point = static_cast<int32_t>(p.in_signed ? r.in(-128, 127) : r.in(0, 255));
+  p.requant = static_cast<int32_t>(r.in(0, 4));
+  const auto kind = static_cast<kn::RequantKind>(p.requant);
+  p.out_bits = kind == kn::RequantKind::f32_output ? 32 : r.next() % 5 ? 8 : 16;
+  p.out_signed = p.out_bits == 8 ? static_cast<int32_t>(r.next() % 2) : 1;
+  if (p.out_bits == 16) p.out_qmin = -32768, p.out_qmax = 32767, p.out_zero_point = static_cast<int32_t>(r.in(-1000, 1000));
+  else if (p.out_signed) p.out_qmin = -128, p.out_qmax = 127, p.out_zero_point = static_cast<int32_t>(r.in(-20, 20));
+  else p.out_qmin = 0, p.out_qmax = 255, p.out_zero_point = static_cast<int32_t>(r.in(100, 150));
+  if (r.next() % 3 == 0) p.out_qmin = p.out_zero_point;  // a fused relu
+  p.relu = kind == kn::RequantKind::f32_output ? static_cast<int32_t>(r.next() % 2) : 0;
+  return c;
+}
+
+// The multiplier of channel o: any value for fp32 / fixed point / the float stage, a power of two for the shifts.
+float multiplier(Rng& r, kn::RequantKind kind) {
+  if (kind == kn::RequantKind::shift || kind == kn::RequantKind::shift_even) return std::ldexp(1.0f, -static_cast<int>(r.in(6, 14)));
+  return static_cast<float>(r.in(1, 1 << 20)) * 0x1p-32f;
+}
+
+}  // namespace
+
+TEST_CASE("int8.conv2d equals a direct integer convolution bit for bit", "[lower][int8]") {
+  const OpFn* conv = find_op(target::int8_conv2d);
+  REQUIRE(conv);
+  Graph g;
+  const Node* node = g.call_function(target::int8_conv2d, {});
+  Rng r{0x5eedc0de2026ull};
+  int checked = 0;
+  for (int t = 0; t < 400; ++t) {
+    const Case c = draw(r);
+    INFO("case " << t << ": " << c.str());
+    const Int8Params& p = c.p;
+    const auto kind = static_cast<kn::RequantKind>(p.requant);
+    const int64_t Cg = c.C / c.groups, Og = c.O / c.groups;
+    const int64_t OH = (c.H + 2 * c.ph - c.KH) / c.sh + 1, OW = (c.W + 2 * c.pw - c.KW) / c.sw + 1;
+    Tensor x = Tensor::empty({c.N, c.C, c.H, c.W}, p.in_dtype());
+    for (int64_t i = 0; i < x.numel(); ++i) x.bytes()[i] = static_cast<std::byte>(r.next());
+    Tensor w = Tensor::empty({c.O, Cg, c.KH, c.KW}, DType::Int8);
+    for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>(r.in(-128, 127));
+    Tensor scale = Tensor::empty({c.O});
+    Tensor bias = Tensor::empty({c.O}, kind == kn::RequantKind::f32_output ? DType::Float32 : DType::Int32);
+    for (int64_t o = 0; o < c.O; ++o) {
+      scale.data<float>()[o] = multiplier(r, kind);
+      if (kind == kn::RequantKind::f32_output) bias.data<float>()[o] = static_cast<float>(r.in(-1000, 1000)) * 0.25f;
+      else bias.data<int32_t>()[o] = static_cast<int32_t>(r.in(-100000, 100000));
+    }
+    const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(p.to_tensor()), Value(pack_weight(w)), Value(bias),
+                                    Value(scale)};
+    const Tensor y = std::get<Tensor>((*conv)(OpArgs{values, *node}).v);
+    REQUIRE(y.shape() == Shape{c.N, c.O, OH, OW});
+    REQUIRE(y.dtype() == p.out_dtype());
+    const int64_t eb = p.out_bits / 8;
+    const auto code = [&](int64_t i) { return p.in_signed ? int32_t{x.data<int8_t>()[i]} : int32_t{x.data<uint8_t>()[i]}; };
+    int64_t differ = 0, first = -1;
+    for (int64_t n = 0; n < c.N; ++n)
+      for (int64_t o = 0; o < c.O; ++o) {
+        const OutputStage st = output_stage(p, scale, bias, o);
+        const int64_t gr = o / Og;
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            uint32_t acc = 0;
+            for (int64_t cg = 0; cg < Cg; ++cg)
+              for (int64_t i = 0; i < c.KH; ++i)
+                for (int64_t j = 0; j < c.KW; ++j) {
+                  const int64_t ih = oh * c.sh - c.ph + i, iw = ow * c.sw - c.pw + j;
+                  if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
+                  const int32_t xv = code(((n * c.C + gr * Cg + cg) * c.H + ih) * c.W + iw) - p.in_zero_point;
+                  acc += static_cast<uint32_t>(xv * w.data<int8_t>()[((o * Cg + cg) * c.KH + i) * c.KW + j]);
+                }
+            const int32_t want = st.r.apply(static_cast<int32_t>(acc + static_cast<uint32_t>(st.bias)));
+            const int64_t at = ((n * c.O + o) * OH + oh) * OW + ow;
+            int32_t got = 0;
+            std::memcpy(&got, y.bytes() + at * eb, static_cast<size_t>(eb));
+            if (eb == 1) got = p.out_signed ? int32_t{static_cast<int8_t>(got)} : int32_t{static_cast<uint8_t>(got)};
+            if (eb == 2) got = static_cast<int16_t>(got);
+            if (got != want && differ++ == 0) first = at;
+          }
+      }
+    INFO("first differing output " << first);
+    CHECK(differ == 0);
+    ++checked;
+  }
+  CHECK(checked == 400);
+}
