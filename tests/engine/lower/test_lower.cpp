@@ -345,6 +345,7 @@ TEST_CASE("requantization kinds by name: one list, each name read back as its ki
   CHECK_THROWS_AS(requant_from_name("double"), ValueError);
   CHECK_THROWS_WITH(requant_from_name("double"), Catch::Contains("'double'") && Catch::Contains("'shift_even', 'f32_output'"));
   CHECK_THROWS_AS(requant_name(static_cast<kernels::RequantKind>(7)), ValueError);
+  CHECK(quoted_requant_names() == "'fp32', 'fixed_point', 'shift', 'shift_even', 'f32_output'");  // the messages' list
 }
 
 TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op's output codes", "[lower]") {
