@@ -97,6 +97,27 @@ test('integer_picture: typed errors naming index / indices, and the module keeps
   assert.equal(pt.integer_picture(lowered, 'conv2d', x).output_coords.join(), '0,0,0,0');  // neither: element 0
 });
 
+test('the binding behind integer_picture stands behind its checks: exact integer lists only, typed errors', () => {
+  const M = pt.module;
+  const call = (...args) => {
+    const out = M.integer_pictures(...args);
+    const err = M.take_error();
+    if (err) throw new pt.errors[err.kind](err.message);
+    return out;
+  };
+  const lowered = pt.lower(converted('conv_relu', xnnpack()), 'xnnpack');
+  const xs = [pt.example_inputs(1)[0].handle];
+  const bad = (indices, name, text) => assert.throws(() => call(lowered.handle, 'conv2d', xs, indices),
+    (e) => e.name === name && text.test(e.message), String(text));
+  bad(3, 'TypeError', /indices must be a list of integers, got number/);
+  bad([0, 'a'], 'TypeError', /indices: element 1 is not a number/);
+  bad([0, 0.5], 'TypeError', /indices: element 1 \(0\.5\d*\) is not an integer/);
+  bad([2 ** 60], 'ValueError', /indices: element 0 \(\d+\.\d+\) is too large to be exact/);
+  bad([0, 5000], 'ValueError', /index 5000 \(indices\[1\]\) is outside the output/);
+  assert.equal(call(lowered.handle, 'conv2d', xs, [3, 4]).length, 2);
+  assert.equal(M.max_integer_pictures, 4096);
+});
+
 test('ExecuTorch spelling and the x86 backend; fixed-point requantization', () => {
   const c = converted('tiny', xnnpack());  // the helper's inputs are the image set's: 3 channels
   const et = pt.to_edge_transform_and_lower(c, { partitioner: [new pt.XnnpackPartitioner({ requantization: 'fixed_point' })] });
