@@ -1,13 +1,17 @@
-// integer_picture.h — one output element of a lowered conv2d / linear, computed step by step as the
+// integer_picture.h — output elements of a lowered conv2d / linear, each computed step by step as the
 // integer kernels compute it: the data a lesson shows (M07) of what a backend does after convert.
 //
-//   pt::IntegerPicture p = pt::integer_picture(lowered.gm, "conv2d", {x}, /*index=*/5);
+//   std::vector<pt::IntegerPicture> ps = pt::integer_pictures(lowered.gm, "conv2d", {x}, {32, 33, 34});
+//   pt::IntegerPicture p = pt::integer_picture(lowered.gm, "conv2d", {x}, /*index=*/5);  // one: integer_pictures(.., {5})
 //   p.inputs, p.weights, p.products, p.accumulator, p.bias, p.multiplier, p.output ...
 //
-// The graph runs on `inputs` up to the node (the interpreter), which gives the op's input codes; the
-// element `index` (flat, in the op's output) is then recomputed from the codes, the packed weights, the
-// int32 bias and the requantization the op holds (int8_ops.h). `output` equals the op's own output code
-// there (the test checks it); ValueError for a node that is no int8 conv2d / linear or an index outside.
+// The graph runs once on `inputs` (the interpreter), which gives the op's input codes; each element (a flat
+// index in the op's output) is then recomputed from the codes, the packed weights, the int32 bias and the
+// requantization the op holds (int8_ops.h). `output` equals the op's own output code there (the test checks
+// it). ValueError for a node that is no int8 conv2d / linear, an index outside the output (every index is
+// checked before a picture is made; the message names its position in the list) or more than
+// kMaxIntegerPictures indices. No indices give no pictures, as single calls mapped over an empty list would
+// (the node is still checked; the graph does not run).
 // An op with the float output stage (the X86 path's conv / linear feeding a float user) has no int32 bias
 // and no code: requantization "f32_output", bias_f32, and output_f32 = f32(accumulator)·multiplier +
 // bias_f32 (then the fused relu), equal to the op's own float there.
@@ -40,8 +44,14 @@ struct IntegerPicture {
   float bias_f32 = 0;             // f32_output: the channel's float bias
   bool relu = false;              // f32_output: a fused relu
   float output_f32 = 0;           // f32_output: the op's float output element
+
+  bool operator==(const IntegerPicture&) const = default;  // field by field
 };
 
+inline constexpr size_t kMaxIntegerPictures = 4096;  // indices in one call
+
+std::vector<IntegerPicture> integer_pictures(GraphModule& lowered, const std::string& node, const std::vector<Tensor>& inputs,
+                                             const std::vector<int64_t>& indices);  // in the order of `indices`
 IntegerPicture integer_picture(GraphModule& lowered, const std::string& node, const std::vector<Tensor>& inputs,
                                int64_t index);
 

@@ -32,12 +32,13 @@ constexpr std::pair<kernels::RequantKind, const char*> kRequantNames[] = {
     {kernels::RequantKind::f32_output, "f32_output"},
 };
 
+}  // namespace
+
 std::string quoted_requant_names() {
   std::string s;
   for (const auto& [_, name] : kRequantNames) s += (s.empty() ? "'" : ", '") + std::string(name) + "'";
   return s;
 }
-}  // namespace
 
 const std::vector<std::string>& requant_names() {
   static const std::vector<std::string> names = [] {

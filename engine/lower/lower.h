@@ -55,6 +55,7 @@ LowerBackend backend_from_name(const std::string& name);  // ValueError for anot
 const std::vector<std::string>& requant_names();                 // in RequantKind order
 const char* requant_name(kernels::RequantKind kind);             // ValueError for a value outside the enum
 kernels::RequantKind requant_from_name(const std::string& name);  // ValueError naming the known names
+std::string quoted_requant_names();  // "'fp32', 'fixed_point', ..., 'f32_output'": the names as a message lists them
 
 struct LowerOptions {
   LowerBackend backend = LowerBackend::xnnpack;

@@ -50,6 +50,74 @@ test('the integer picture of one conv output: codes, int32 accumulator, requanti
   assert.throws(() => pt.integer_picture(lowered, 'nope', x), pt.ValueError);
 });
 
+test('integer_picture with { indices }: an array from one run of the graph, each equal to its single-index picture', () => {
+  const c = converted('tiny', xnnpack());
+  const lowered = pt.lower(c, 'xnnpack');
+  const x = pt.example_inputs(2)[0];
+  const indices = [17, 0, 300, 5, 17];  // any order, a repeat
+  const pictures = pt.integer_picture(lowered, 'conv2d', x, { indices });
+  assert.ok(Array.isArray(pictures));
+  assert.equal(pictures.length, indices.length);
+  pictures.forEach((p, i) => assert.deepEqual(p, pt.integer_picture(lowered, 'conv2d', x, { index: indices[i] }), `indices[${i}]`));
+  assert.notDeepEqual(pictures[0], pictures[1]);
+  assert.deepEqual(pt.integer_picture(lowered, 'conv2d', x, { indices: [] }), []);
+  // The X86 path's float output stage (tiny's linear): each picture's float is the lowered model's output there.
+  const lx = pt.lower(converted('tiny', x86()), 'x86');
+  const y = lx.forward(x).data();
+  const all = pt.integer_picture(lx, 'linear', x, { indices: Array.from(y, (_, i) => i) });
+  assert.equal(all.length, y.length);
+  all.forEach((p, i) => {
+    assert.equal(p.float_output, true);
+    assert.equal(p.output_f32, y[i], `element ${i}`);
+    assert.deepEqual(p, pt.integer_picture(lx, 'linear', x, { index: i }));
+  });
+});
+
+test('integer_picture: typed errors naming index / indices, and the module keeps working', () => {
+  const c = converted('conv_relu', xnnpack());
+  const lowered = pt.lower(c, 'xnnpack');
+  const x = pt.example_inputs(1)[0];
+  const bad = (options, type, text) => assert.throws(() => pt.integer_picture(lowered, 'conv2d', x, options),
+    (e) => e instanceof type && text.test(e.message), String(text));
+  bad({ index: 1, indices: [1] }, pt.ValueError, /give 'index' or 'indices', not both/);
+  bad({ indices: 3 }, pt.TypeError, /argument 'indices' must be a list, got number/);
+  bad({ indices: '0,1' }, pt.TypeError, /argument 'indices' must be a list, got string/);
+  bad({ indices: [0, 1.5] }, pt.TypeError, /argument 'indices\[1\]' must be an integer, got 1\.5/);
+  bad({ indices: [0, '2'] }, pt.TypeError, /argument 'indices\[1\]' must be an integer, got "2"/);
+  bad({ indices: [0, , 2] }, pt.TypeError, /argument 'indices\[1\]' must be an integer, got undefined/);  // a hole
+  bad({ indices: [0, 2n] }, pt.TypeError, /argument 'indices\[1\]' must be an integer/);
+  bad({ indices: [0, 2 ** 60] }, pt.ValueError, /argument 'indices\[1\]' \(1152921504606847000\) is outside any output/);
+  bad({ indices: [0, 1, 1e6] }, pt.ValueError, /index 1000000 \(indices\[2\]\) is outside the output \[1, 8, 16, 16\]/);
+  bad({ indices: [0, -1] }, pt.ValueError, /index -1 \(indices\[1\]\) is outside the output/);
+  bad({ indices: new Array(4097).fill(0) }, pt.ValueError, /argument 'indices' has 4097 elements \(at most 4096\)/);
+  bad({ index: 1.5 }, pt.TypeError, /argument 'index' must be an integer, got 1\.5/);
+  bad({ index: 1e6 }, pt.ValueError, /index 1000000 is outside the output/);
+  bad(5, pt.TypeError, /argument 'options' must be an object of options/);
+  assert.equal(pt.integer_picture(lowered, 'conv2d', x, { indices: new Array(4096).fill(3) }).length, 4096);
+  assert.equal(pt.integer_picture(lowered, 'conv2d', x).output_coords.join(), '0,0,0,0');  // neither: element 0
+});
+
+test('the binding behind integer_picture stands behind its checks: exact integer lists only, typed errors', () => {
+  const M = pt.module;
+  const call = (...args) => {
+    const out = M.integer_pictures(...args);
+    const err = M.take_error();
+    if (err) throw new pt.errors[err.kind](err.message);
+    return out;
+  };
+  const lowered = pt.lower(converted('conv_relu', xnnpack()), 'xnnpack');
+  const xs = [pt.example_inputs(1)[0].handle];
+  const bad = (indices, name, text) => assert.throws(() => call(lowered.handle, 'conv2d', xs, indices),
+    (e) => e.name === name && text.test(e.message), String(text));
+  bad(3, 'TypeError', /indices must be a list of integers, got number/);
+  bad([0, 'a'], 'TypeError', /indices: element 1 is not a number/);
+  bad([0, 0.5], 'TypeError', /indices: element 1 \(0\.5\d*\) is not an integer/);
+  bad([2 ** 60], 'ValueError', /indices: element 0 \(\d+\.\d+\) is too large to be exact/);
+  bad([0, 5000], 'ValueError', /index 5000 \(indices\[1\]\) is outside the output/);
+  assert.equal(call(lowered.handle, 'conv2d', xs, [3, 4]).length, 2);
+  assert.equal(M.max_integer_pictures, 4096);
+});
+
 test('ExecuTorch spelling and the x86 backend; fixed-point requantization', () => {
   const c = converted('tiny', xnnpack());  // the helper's inputs are the image set's: 3 channels
   const et = pt.to_edge_transform_and_lower(c, { partitioner: [new pt.XnnpackPartitioner({ requantization: 'fixed_point' })] });

@@ -159,7 +159,7 @@ test('integer picture: a float-output conv (f32_output) is a spec of floats, the
   const bad = (change, name, text) => assert.throws(() => call(M.spec_controls, { ...spec, ...change }, undefined),
     (e) => e.name === name && text.test(e.message), JSON.stringify(Object.keys(change)));
   const first = spec.elements[0];
-  bad({ requantization: 'double' }, 'ValueError', /'requantization' must be one of fp32, fixed_point, shift, shift_even, f32_output, got 'double'/);
+  bad({ requantization: 'double' }, 'ValueError', /'requantization' must be one of 'fp32', 'fixed_point', 'shift', 'shift_even', 'f32_output', got 'double'/);
   bad({ requantization: 'fp32' }, 'ValueError', /'relu' applies to the float output stage \(f32_output\) only/);
   bad({ relu: 'yes' }, 'TypeError', /relu must be a boolean/);
   bad({ elements: [{ ...first, output_f32: undefined }] }, 'ValueError', /elements\[0\] needs a finite bias_f32 and output_f32/);

@@ -8,6 +8,8 @@
 //                                                            // reads, weights, products, int32 accumulator, bias,
 //                                                            // multiplier, requantized code (engine/lower/integer_picture.h);
 //                                                            // an x86 op with a float output: float_output, bias_f32, relu, output_f32
+//   pt.integer_picture(lowered, 'conv2d', x, { indices: [32, 33, 34] })  // an array of such pictures, in that order,
+//                                                            // from one run of the graph (at most max_integer_pictures)
 //   const sim = pt.simulate_vpu(converted);                 // the fictional VPU (M10-1, engine/lower/vpu.h): every op on
 //   sim.forward(x); sim.delegation_info                      // integer codes, every requantization a shift (shift_even)
 //   const et = pt.to_edge_transform_and_lower(converted, { partitioner: [new pt.XnnpackPartitioner()] });
@@ -44,14 +46,25 @@ export function installLower(pt, M, tools) {
 
   pt.simulate_vpu = (converted) => withReport(call(M.simulate_vpu, pt.gmArg('simulate_vpu', converted)));
 
+  // An output element's flat index, as given: an exact integer (an inexact one is outside every output).
+  const anIndex = (v, name) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new E.TypeError(`integer_picture(): argument '${name}' must be an integer, got ${show(v)}`);
+    if (!Number.isSafeInteger(v)) throw new E.ValueError(`integer_picture(): argument '${name}' (${v}) is outside any output`);
+    return v;
+  };
+  // { index } (0 when neither is given) pictures one element, { indices } many from one run of the graph.
   pt.integer_picture = (lowered, node, inputs, options) => {
-    const { index = 0 } = pt.check.options('integer_picture', options);
+    const { index, indices } = pt.check.options('integer_picture', options);
+    if (index !== undefined && indices !== undefined) throw new E.ValueError("integer_picture(): give 'index' or 'indices', not both");
     const xs = (Array.isArray(inputs) ? pt.check.list('integer_picture', inputs, 'inputs') : [inputs]).map((x, i) => {
       if (!(x instanceof pt.Tensor)) throw new E.TypeError(`integer_picture(): input ${i} must be a Tensor, got ${typeof x}`);
       return x.handle;
     });
-    if (!Number.isInteger(index)) throw new E.TypeError(`integer_picture(): index must be an integer, got ${String(index)}`);
-    return call(M.integer_picture, pt.gmArg('integer_picture', lowered), typeof node === 'object' && node !== null ? String(node.name) : String(node), xs, index);
+    const list = indices === undefined ? [anIndex(index ?? 0, 'index')]
+      : pt.check.list('integer_picture', indices, 'indices', M.max_integer_pictures).map((v, i) => anIndex(v, `indices[${i}]`));
+    const name = typeof node === 'object' && node !== null ? String(node.name) : String(node);
+    const pictures = call(M.integer_pictures, pt.gmArg('integer_picture', lowered), name, xs, list);
+    return indices === undefined ? pictures[0] : pictures;
   };
 
   // ExecuTorch backends/xnnpack/partition/xnnpack_partitioner.py XnnpackPartitioner.

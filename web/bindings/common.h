@@ -62,25 +62,28 @@ template <class F> auto guarded(F&& f) -> decltype(f()) {
   else if constexpr (!std::is_void_v<R>) return R{};
 }
 
-// Reads a JS array of integers into a Shape. The JS wrapper validates first; this check stands behind it
-// (a double outside int64 would be undefined behaviour to convert): TypeError for a non-array, a
-// non-number or a fraction, ValueError for a dimension that is not exact (beyond 2^53) — then
-// pt::Tensor's own checks (negative, too many elements or bytes) name the shape.
-inline pt::Shape shape_from_js(const emscripten::val& arr) {
-  if (!arr.isArray()) throw pt::TypeError("shape must be a list of integers, got " + arr.typeOf().as<std::string>());
-  pt::Shape s;
+// Reads a JS array of integers (`what` names it in the messages: "shape", "indices"). The JS wrapper validates
+// first; this check stands behind it (a double outside int64 would be undefined behaviour to convert):
+// TypeError for a non-array, a non-number or a fraction, ValueError for a value that is not exact (beyond 2^53).
+inline std::vector<int64_t> int64s_from_js(const emscripten::val& arr, const std::string& what) {
+  if (!arr.isArray()) throw pt::TypeError(what + " must be a list of integers, got " + arr.typeOf().as<std::string>());
+  std::vector<int64_t> s;
   const unsigned n = arr["length"].as<unsigned>();
   s.reserve(n);
   for (unsigned i = 0; i < n; ++i) {
     const emscripten::val d = arr[i];
-    if (d.typeOf().as<std::string>() != "number") throw pt::TypeError("shape: element " + std::to_string(i) + " is not a number");
+    if (d.typeOf().as<std::string>() != "number") throw pt::TypeError(what + ": element " + std::to_string(i) + " is not a number");
     const double v = d.as<double>();
-    if (!std::isfinite(v) || v != std::trunc(v)) throw pt::TypeError("shape: element " + std::to_string(i) + " (" + std::to_string(v) + ") is not an integer");
-    if (std::abs(v) > 0x1p53) throw pt::ValueError("shape: element " + std::to_string(i) + " (" + std::to_string(v) + ") is too large to be a dimension");
+    if (!std::isfinite(v) || v != std::trunc(v)) throw pt::TypeError(what + ": element " + std::to_string(i) + " (" + std::to_string(v) + ") is not an integer");
+    if (std::abs(v) > 0x1p53) throw pt::ValueError(what + ": element " + std::to_string(i) + " (" + std::to_string(v) + ") is too large to be exact");
     s.push_back(static_cast<int64_t>(v));
   }
   return s;
 }
+
+// A Shape from a JS array of integers (int64s_from_js); then pt::Tensor's own checks (negative, too many
+// elements or bytes) name the shape.
+inline pt::Shape shape_from_js(const emscripten::val& arr) { return int64s_from_js(arr, "shape"); }
 
 inline emscripten::val shape_to_js(const pt::Shape& s) {
   emscripten::val arr = emscripten::val::array();

@@ -11,12 +11,6 @@ namespace ptv {
 
 namespace {
 constexpr size_t kMaxElements = 4096, kMaxDepth = 4096;
-
-std::string known_requantizations() {
-  std::string s;
-  for (const std::string& n : pt::requant_names()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 }  // namespace
 
 bool float_output(const IntegerPictureData& d) { return d.requantization == pt::requant_name(pt::kernels::RequantKind::f32_output); }
@@ -27,7 +21,7 @@ void validate(const IntegerPictureData& d) {
     throw pt::ValueError(w + ": 1 to " + std::to_string(kMaxElements) + " elements expected, got " + std::to_string(d.elements.size()));
   const auto& names = pt::requant_names();
   if (std::find(names.begin(), names.end(), d.requantization) == names.end())
-    throw pt::ValueError(w + ": 'requantization' must be one of " + known_requantizations() + ", got '" + d.requantization + "'");
+    throw pt::ValueError(w + ": 'requantization' must be one of " + pt::quoted_requant_names() + ", got '" + d.requantization + "'");
   const bool f32 = float_output(d);
   if (d.relu && !f32)
     throw pt::ValueError(w + ": 'relu' applies to the float output stage (f32_output) only; a " + d.requantization +

@@ -5,7 +5,7 @@ const lowered = pt.to_edge_transform_and_lower(converted, { partitioner: [new pt
 const node = lowered.delegation_info.nodes.find((n) => n.name === 'linear_1').lowered_as;  // fc2's int8 op
 const codes = kit.integer_codes(lowered.forward(x), converted);       // the integer kernel's output codes
 const qdq = kit.integer_codes(converted.forward(x), converted);       // dq → linear → q, in float
-const pictures = codes.map((_, i) => pt.integer_picture(lowered, node, x, { index: i }));
+const pictures = pt.integer_picture(lowered, node, x, { indices: codes.map((_, i) => i) });  // every element, one run
 kit.draw_integer_picture(t('picture_title'), pictures, { references: qdq });
 show.table(kit.picture_headers(t), pictures.slice(0, 4).map((p, i) => kit.picture_row(p, qdq[i])));
 

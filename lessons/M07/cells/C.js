@@ -3,7 +3,7 @@
 const { converted, x, node, codes } = state;
 const fixed = pt.lower(converted, 'xnnpack', { requantization: 'fixed_point' });
 const fixedCodes = kit.integer_codes(fixed.forward(x), converted);
-const pictures = fixedCodes.map((_, i) => pt.integer_picture(fixed, node, x, { index: i }));
+const pictures = pt.integer_picture(fixed, node, x, { indices: fixedCodes.map((_, i) => i) });
 const p = pictures[0], approx = p.fixed_multiplier * 2 ** (p.shift - 31);
 show.table([t('quantity'), t('value')], [
   ['M = s_x · s_w / s_out (float32)', p.multiplier], ['m (Q31)', p.fixed_multiplier], ['shift', p.shift],

@@ -26,7 +26,7 @@ check(rows[1].sqnr > 25 && rows[2].sqnr > 25, t('both_close'));
 check(rows[3].sqnr < rows[2].sqnr, t('rr_costs'));
 const lastConv = lowered.x86.delegation_info.nodes.find((n) => n.name === 'conv2d_2');
 // Its float-output picture: two output rows of one channel (elements 144..159 of image 0), element 150 shown first.
-const lastPictures = Array.from({ length: 16 }, (_, i) => pt.integer_picture(lowered.x86, 'conv2d_2', held, { index: 144 + i }));
+const lastPictures = pt.integer_picture(lowered.x86, 'conv2d_2', held, { indices: Array.from({ length: 16 }, (_, i) => 144 + i) });
 const last = lastPictures[150 - 144];
 reveal(!lastConv.delegated ? 'float' : last.float_output ? 'float_output' : 'codes');
 show.table([t('element'), t('accumulator_only'), t('scale_in_w'), t('bias_f32'), t('output_f32')],

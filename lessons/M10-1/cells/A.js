@@ -18,7 +18,7 @@ const sim = pt.simulate_vpu(converted);
 state.tiny = { converted, sim };
 // The first conv's output row 2 of channel 0, image 0 (elements 32..47), pictured element by element; the table takes
 // element 37 apart and the view opens on it.
-const pictures = Array.from({ length: 16 }, (_, i) => pt.integer_picture(sim, 'conv2d', state.held, { index: 32 + i }));
+const pictures = pt.integer_picture(sim, 'conv2d', state.held, { indices: Array.from({ length: 16 }, (_, i) => 32 + i) });
 const pic = pictures[37 - 32];
 // quantize's rounding, as torch.round: half to even. The shift must round the same way.
 const ties = pt.quantize_per_tensor(pt.tensor([0.5, 1.5, 2.5, -0.5, -2.5]), 1, 0, -128, 127, 'int8');

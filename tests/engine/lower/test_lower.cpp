@@ -345,6 +345,7 @@ TEST_CASE("requantization kinds by name: one list, each name read back as its ki
   CHECK_THROWS_AS(requant_from_name("double"), ValueError);
   CHECK_THROWS_WITH(requant_from_name("double"), Catch::Contains("'double'") && Catch::Contains("'shift_even', 'f32_output'"));
   CHECK_THROWS_AS(requant_name(static_cast<kernels::RequantKind>(7)), ValueError);
+  CHECK(quoted_requant_names() == "'fp32', 'fixed_point', 'shift', 'shift_even', 'f32_output'");  // the messages' list
 }
 
 TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op's output codes", "[lower]") {
@@ -372,6 +373,76 @@ TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op'
     CHECK_THROWS_AS(integer_picture(l.gm, "max_pool2d", {data.back()}, 0), ValueError);
     CHECK_THROWS_AS(integer_picture(l.gm, "linear", {data.back()}, 1 << 20), ValueError);
   }
+}
+
+TEST_CASE("integer_pictures: one run of the graph pictures many elements, each equal to its single-index picture", "[lower]") {
+  std::vector<Tensor> data;
+  for (const Path& path : {paths()[0], paths()[1]}) {  // XNNPACK: int8 codes; X86: uint8 codes, tiny's linear the float output stage
+    INFO(path.name);
+    GraphModule converted = converted_model("tiny", path, data);
+    Lowered l = lower(converted, {path.backend});
+    for (const char* name : {"conv2d", "conv2d_2", "linear"}) {
+      INFO(name);
+      Tensor out;
+      run_graph(l.gm, {data.back()}, [&](const Node& n, const Value& v) {
+        if (n.name == name) out = std::get<Tensor>(v.v);
+      });
+      REQUIRE(out.numel() > 8);
+      const std::vector<int64_t> indices{out.numel() - 1, 0, out.numel() / 3, 7, 0};  // any order, a repeat
+      const std::vector<IntegerPicture> pictures = integer_pictures(l.gm, name, {data.back()}, indices);
+      REQUIRE(pictures.size() == indices.size());
+      for (size_t i = 0; i < indices.size(); ++i) {
+        INFO("indices[" << i << "] = " << indices[i]);
+        const IntegerPicture& p = pictures[i];
+        const IntegerPicture one = integer_picture(l.gm, name, {data.back()}, indices[i]);
+        CHECK(p == one);  // every field (IntegerPicture's defaulted ==); the ones below say which, should it fail
+        CHECK(p.output_coords == one.output_coords);
+        CHECK(p.inputs == one.inputs);
+        CHECK(p.weights == one.weights);
+        CHECK(p.accumulator_with_bias == one.accumulator_with_bias);
+        CHECK(p.requantization == one.requantization);
+        int64_t flat = 0;  // the picture is of the element asked for ...
+        for (size_t d = 0; d < p.output_coords.size(); ++d) flat = flat * out.size(static_cast<int64_t>(d)) + p.output_coords[d];
+        CHECK(flat == indices[i]);
+        if (out.dtype() == DType::Float32) {  // ... and gives the op's own output there
+          CHECK(p.float_output);
+          CHECK(__builtin_bit_cast(uint32_t, p.output_f32) == __builtin_bit_cast(uint32_t, out.data<float>()[indices[i]]));
+        } else {
+          CHECK(p.output == (out.dtype() == DType::Int8 ? int32_t{out.data<int8_t>()[indices[i]]} : int32_t{out.data<uint8_t>()[indices[i]]}));
+        }
+      }
+      CHECK(pictures[1] == pictures[4]);  // the same element twice
+      CHECK_FALSE(pictures[0] == pictures[1]);
+    }
+    if (path.name == "x86") CHECK(integer_picture(l.gm, "linear", {data.back()}, 0).float_output);  // both stages were pictured
+  }
+}
+
+TEST_CASE("integer_pictures: typed errors, every index checked before a picture is made; no indices, no pictures", "[lower]") {
+  std::vector<Tensor> data;
+  GraphModule converted = converted_model("tiny", paths()[0], data);
+  Lowered l = lower(converted, {LowerBackend::xnnpack});
+  const std::vector<Tensor> x{data.back()};
+  CHECK(integer_pictures(l.gm, "linear", x, {}).empty());
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "max_pool2d", x, {}), Catch::Contains("'max_pool2d' is no int8.conv2d / int8.linear node"));
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "nope", x, {0}), Catch::Contains("'nope'"));
+  Tensor out;
+  run_graph(l.gm, x, [&](const Node& n, const Value& v) {
+    if (n.name == "linear") out = std::get<Tensor>(v.v);
+  });
+  const int64_t n = out.numel();
+  const std::string shape = shape_str(out.shape());
+  CHECK_THROWS_AS(integer_pictures(l.gm, "linear", x, {0, 1, n}), ValueError);
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "linear", x, {0, 1, n}),
+                    Catch::Contains("index " + std::to_string(n) + " (indices[2]) is outside the output " + shape));
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "linear", x, {3, -1}), Catch::Contains("index -1 (indices[1])"));
+  CHECK_THROWS_WITH(integer_picture(l.gm, "linear", x, n), Catch::Contains("index " + std::to_string(n) + " is outside the output " + shape) &&
+                                                              !Catch::Contains("indices["));
+  CHECK(integer_pictures(l.gm, "linear", x, std::vector<int64_t>(kMaxIntegerPictures, n - 1)).size() == kMaxIntegerPictures);
+  CHECK_THROWS_AS(integer_pictures(l.gm, "linear", x, std::vector<int64_t>(kMaxIntegerPictures + 1, 0)), ValueError);
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "linear", x, std::vector<int64_t>(kMaxIntegerPictures + 1, 0)),
+                    Catch::Contains(std::to_string(kMaxIntegerPictures + 1) + " indices; at most " + std::to_string(kMaxIntegerPictures)));
+  CHECK_THROWS_WITH(integer_pictures(l.gm, "linear", {}, {0}), Catch::Contains("expected 1 input(s)"));  // the interpreter's ValueError
 }
 
 TEST_CASE("x86: a conv / linear whose output is not quantized becomes one int8 op with the float output stage", "[lower]") {

@@ -219,7 +219,7 @@ TEST_CASE("integer picture: the VPU's shift_even, read from the engine, is the o
 TEST_CASE("integer picture: unknown kinds, relu on a code, non-finite floats are ValueErrors naming the field", "[integer_picture]") {
   IntegerPictureData kind = two_elements();
   kind.requantization = "double";
-  CHECK_THROWS_WITH(validate(kind), Catch::Contains("one of fp32, fixed_point, shift, shift_even, f32_output, got 'double'"));
+  CHECK_THROWS_WITH(validate(kind), Catch::Contains("one of 'fp32', 'fixed_point', 'shift', 'shift_even', 'f32_output', got 'double'"));
   for (const std::string& name : pt::requant_names()) {  // every engine name is a kind the view draws
     IntegerPictureData d = two_elements();
     d.requantization = name;

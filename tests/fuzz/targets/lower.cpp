@@ -3,8 +3,8 @@
 // calibrated on data with special values (NaN, ±Inf, huge, denormal: qparams at their edges), converted with
 // or without folding, then some static quantize / dequantize nodes given any qparams (scale NaN, 0, negative,
 // huge or denormal; any zero point; quant_min / quant_max swapped or out of the dtype's range), lowered for
-// either backend with any requantization, run on any input (values or shape), and an integer picture of any
-// node and index.
+// either backend with any requantization, run on any input (values or shape), and the integer pictures of any
+// node at none, one or a few indices.
 #include "graph/quantized_decomposed.h"
 #include "graph_input.h"
 #include "lower/integer_picture.h"
@@ -70,6 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::expect_typed([&] { l.gm.forward(x); });
     std::vector<std::string> names;
     for (const Node* n : l.gm.graph.nodes()) names.push_back(n->name);
-    integer_picture(l.gm, in.name(names), x, in.flag() ? in.range(0, 64) : in.edgy_int());
+    std::vector<int64_t> indices(static_cast<size_t>(in.range(0, 3)));  // none, one or a few elements in one call
+    for (int64_t& i : indices) i = in.flag() ? in.range(0, 64) : in.edgy_int();
+    integer_pictures(l.gm, in.name(names), x, indices);
   });
 }
