@@ -60,6 +60,13 @@ test('graph_view gives layered nodes and edges for the frontend', () => {
   assert.ok(v.edges.some((e) => e.from === 'x' && e.to === 'add'));
   assert.equal(v.nodes.find((n) => n.name === 'conv2d').value, 41.5);
   assert.ok(v.nodes.find((n) => n.name === 'relu_1').layer > v.nodes.find((n) => n.name === 'conv2d').layer);
+  // Values that are no numbers (the JS fuzzer's find: an object without a primitive value) are typed errors
+  // naming the entry, raised before the engine reads them.
+  assert.throws(() => gm.graph_view({ conv2d: Object.create(null) }), (e) => e instanceof pt.errors.TypeError && /values\["conv2d"\]/.test(e.message));
+  assert.throws(() => gm.graph_view([1, 2]), (e) => e instanceof pt.errors.TypeError && /'values'/.test(e.message));
+  assert.equal(gm.graph_view(null).nodes.length, gm.nodes.length);
+  // A data helper's count given as such an object: a ValueError naming the argument.
+  assert.throws(() => pt.synthetic_images('train', Object.create(null)), (e) => e instanceof pt.errors.ValueError && /'n'/.test(e.message));
 });
 
 test('data helpers: example_inputs and calibration_batches', () => {

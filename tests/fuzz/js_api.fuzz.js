@@ -63,6 +63,7 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
   };
 
   const models = pt.model_names();
+  const inputShapes = models.map((name) => pt.scope(() => pt.get_model(name).input_shape));
   const dtypes = ['float32', 'int8', 'uint8', 'int16', 'int32', 'torch.qint8', 'quint8', 'qint32', 'complex64', '', 'INT8'];
   const qschemes = ['per_tensor_affine', 'per_tensor_symmetric', 'per_channel_affine', 'per_channel_symmetric', 'per_channel_affine_float_qparams', 'torch.per_tensor_affine', 'nope'];
   const kwargNames = pt.observer_kwargs.map((k) => k.name);
@@ -130,6 +131,24 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
         return p;
       }
       return g;
+    },
+    // A lowered graph (XNNPACK / X86 / the VPU simulation) of a converted one, or of whatever gm the pool holds.
+    lowered: () => {
+      const g = anyOf('gm', makers.gm);
+      const r = rand();
+      if (r < 0.45) return pt.lower(g, chance(0.9) ? pick(['xnnpack', 'x86']) : value(1), chance(0.7) ? undefined : kwargs());
+      if (r < 0.7) return pt.simulate_vpu(g);
+      return pt.to_edge_transform_and_lower(g, { partitioner: [new pt.XnnpackPartitioner()] }).exported_program();
+    },
+    // integer_picture on a lowered graph's node: an int8 op's name usually, indices often inside the output.
+    picture: () => {
+      const g = anyOf('lowered', makers.lowered);
+      const nodes = g.nodes.filter((n) => chance(0.2) || /int8\.(conv2d|linear)/.test(String(n.target)));
+      const node = nodes.length && chance(0.9) ? pick(nodes).name : pick(strings());
+      const x = chance(0.8) ? pt.randn([1 + int(2), ...pick(inputShapes)]) : value(1);
+      const index = () => (chance(0.8) ? int(64) : value(1));
+      const opts = chance(0.45) ? { index: index() } : chance(0.8) ? { indices: Array.from({ length: int(6) }, index) } : kwargs();
+      return pt.integer_picture(g, node, x, opts);
     },
     quantizer: () => (chance(0.6) ? backendQuantizer() : chance(0.8) ? jsQuantizer() : new pt.ComposableQuantizer([backendQuantizer(), jsQuantizer()])),
     config: () => pick(configFunctions)(chance(0.6) ? {} : kwargs()),

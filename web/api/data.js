@@ -22,7 +22,7 @@ export function installData(pt, M, tools) {
   const T = (h) => pt.Tensor.fromHandle(h);
   const batchesOf = (raw) => raw.map((b) => ({ x: T(b.x), labels: T(b.labels) }));
   const positiveInt = (fn, v, arg) => {
-    if (!Number.isInteger(v) || v < 1) throw new E.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < 1) throw new E.ValueError(`${fn}(): argument '${arg}' must be a positive integer, got ${show(v)}`);
     return v;
   };
   const datasetArg = (fn, d) => {
@@ -62,7 +62,7 @@ export function installData(pt, M, tools) {
       options('DataLoader', opts, { batch_size: 'number', shuffle: 'boolean', drop_last: 'boolean', seed: 'number' });
       const { batch_size = 1, shuffle = false, drop_last = false, seed = 0 } = opts;
       positiveInt('DataLoader', batch_size, 'batch_size');
-      if (!Number.isInteger(seed) || seed < 0) throw new E.ValueError(`DataLoader(): seed must be a non-negative integer, got ${String(seed)}`);
+      if (!Number.isInteger(seed) || seed < 0) throw new E.ValueError(`DataLoader(): seed must be a non-negative integer, got ${show(seed)}`);
       this.#handle = call(M.make_data_loader, d.x.handle, d.labels.handle, { batch_size, shuffle, drop_last, seed });
       own(this, this.#handle);
       this.dataset = d;

@@ -75,7 +75,21 @@ export function installGraph(pt, M, tools) {
     state_dict() {
       return call((h) => h.state_dict(), this.handle).map((e) => ({ name: e.name, tensor: T(e.tensor), is_buffer: e.is_buffer }));
     }
-    graph_view(values = {}) { return call((h, v) => h.graph_view(v), this.handle, values); }
+    // values: { node name: number } (null / undefined: none), read into a plain object before the engine sees it.
+    graph_view(values = {}) {
+      const own = {};
+      if (values !== null && values !== undefined) {
+        if (typeof values !== 'object' || Array.isArray(values)) {
+          throw new pt.errors.TypeError(`graph_view(): argument 'values' must be an object of node name -> number, got ${show(values)}`);
+        }
+        for (const k of Object.keys(values)) {
+          const v = values[k];
+          if (typeof v !== 'number') throw new pt.errors.TypeError(`graph_view(): values[${show(k)}] must be a number, got ${show(v)}`);
+          own[k] = v;
+        }
+      }
+      return call((h, v) => h.graph_view(v), this.handle, own);
+    }
     toString() { return this.code; }
   }
   pt.Model = Model;
