@@ -1,8 +1,9 @@
 // soak.js — memory over a long sitting: every written lesson run many times in one Node process (as the headless
 // runner runs it: cell_runner.js's runLesson, exercise cells with their solutions), then an error path many
-// times, with pt.memory_stats() (web/api/engine.js) read after every run past a warm-up. Any growth after the warm-up
+// times, with pt.memory_stats() (web/api/engine.js) read after every run past a warm-up. Growth after the warm-up
 // fails (the floor of the last 20 runs' readings against the floor of the first 20 after it, see floor()): the
-// engine's heap in use, the wasm memory, live engine objects, JS values the C++ side holds.
+// engine's heap in use beyond the allocator's padding (HEAP_PADDING), any growth of the wasm memory, live engine
+// objects or JS values the C++ side holds.
 // No garbage collection is forced: what a run leaves must be freed by the run (pt.scope, runLesson's state).
 //
 //   node tests/fuzz/soak.js [--runs 200] [--errors 10000] [--warmup 10] [--lesson M01]
@@ -55,7 +56,12 @@ const growth = (a, b) => Object.fromEntries(GROWTH_KEYS.map((k) => [k, b[k] - a[
 // warm-up.
 const floor = (readings) => Object.fromEntries(GROWTH_KEYS.map((k) => [k, Math.min(...readings.map((r) => r[k]))]));
 const WINDOW = 20;
-const grew = (g) => GROWTH_KEYS.some((k) => g[k] > 0);
+// Heap in use may read a little higher at the end with nothing leaked: blocks aligned to 16 bytes (the int8 conv's
+// scratch) are padded by 0–15 bytes depending on where they are carved, so since 2026-12-04 M10-1 reads 0–32 B above
+// its lowest from run to run with no trend over 300 runs, and a 20-run floor need not meet the lowest. A leak of a
+// single block a run adds at least 8 B for each of the runs between the two windows (150 at the default 200 runs).
+const HEAP_PADDING = 64;
+const grew = (g) => GROWTH_KEYS.some((k) => g[k] > (k === 'heap_in_use_bytes' ? HEAP_PADDING : 0));
 
 export async function soak(pt, { runs = 200, errors = 10000, warmup = 10, lessons = null, log = () => {} } = {}) {
   const ids = lessons ?? writtenLessons(await loadIndex(readText));
@@ -105,6 +111,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const lesson = arg('--lesson', null);
   const report = await soak(pt, { runs: Number(arg('--runs', 200)), errors: Number(arg('--errors', 10000)), warmup: Number(arg('--warmup', 10)),
     lessons: lesson ? [lesson] : null, log: console.log });
-  console.log(report.ok ? 'soak: no growth after warm-up' : 'soak: GROWTH or failing cells (see above)');
+  console.log(report.ok ? 'soak: no growth after warm-up (heap in use within the allocator padding)' : 'soak: GROWTH or failing cells (see above)');
   process.exit(report.ok ? 0 : 1);
 }
