@@ -140,7 +140,8 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       if (r < 0.7) return pt.simulate_vpu(g);
       return pt.to_edge_transform_and_lower(g, { partitioner: [new pt.XnnpackPartitioner()] }).exported_program();
     },
-    // integer_picture on a lowered graph's node: an int8 op's name usually, indices often inside the output.
+    // integer_picture on a lowered graph's node: an int8 op's name usually, indices often inside the output. Its
+    // result is plain data (an object or an array of them), not an API object, so it does not join the pool.
     picture: () => {
       const g = anyOf('lowered', makers.lowered);
       const nodes = g.nodes.filter((n) => chance(0.2) || /int8\.(conv2d|linear)/.test(String(n.target)));
@@ -148,7 +149,7 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       const x = chance(0.8) ? pt.randn([1 + int(2), ...pick(inputShapes)]) : value(1);
       const index = () => (chance(0.8) ? int(64) : value(1));
       const opts = chance(0.45) ? { index: index() } : chance(0.8) ? { indices: Array.from({ length: int(6) }, index) } : kwargs();
-      return pt.integer_picture(g, node, x, opts);
+      pt.integer_picture(g, node, x, opts);
     },
     quantizer: () => (chance(0.6) ? backendQuantizer() : chance(0.8) ? jsQuantizer() : new pt.ComposableQuantizer([backendQuantizer(), jsQuantizer()])),
     config: () => pick(configFunctions)(chance(0.6) ? {} : kwargs()),
