@@ -323,25 +323,20 @@ void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc
 // match (WeightLayout::channel_pairs, pair kk = q·T + tap, T = KH·KW; lowering picks it, conv_weight_layout).
 struct alignas(16) Block16 { std::byte b[16]; };  // scratch carved into 16-byte-aligned parts
 
-// The planes (q8_widen_pairs a row), then 16 zeros: the last panel of an output row reads up to 16 values past
-// the last plane.
+// The planes (q8_widen_pairs a plane: its rows with their left and right borders; the top and bottom borders
+// filled here), then 16 zeros: the last panel of an output row reads up to 16 values past the last plane.
 PT_HOT_LOOP void pair_planes(const std::byte* x, const ConvShape& s, bool is_signed, int32_t zp, int16_t* out) {
   const auto* in = reinterpret_cast<const uint8_t*>(x);
   const int64_t Cp = (s.Cg + 1) / 2, row = 2 * s.Wp(), plane = s.Hp() * row;
   for (int64_t q = 0; q < Cp; ++q) {
     const uint8_t* c0 = in + 2 * q * s.H * s.W;
-    const uint8_t* c1 = 2 * q + 1 < s.Cg ? c0 + s.H * s.W : nullptr;
     int16_t* dst = out + q * plane;
     std::fill(dst, dst + s.ph * row, int16_t{0});
-    for (int64_t h = 0; h < s.H; ++h) {
-      int16_t* r = dst + (h + s.ph) * row;
-      std::fill(r, r + 2 * s.pw, int16_t{0});
-      kn::q8_widen_pairs(c0 + h * s.W, c1 ? c1 + h * s.W : nullptr, static_cast<size_t>(s.W), is_signed, zp, r + 2 * s.pw);
-      std::fill(r + 2 * (s.pw + s.W), r + row, int16_t{0});
-    }
-    std::fill(dst + (s.H + s.ph) * row, dst + plane, int16_t{0});
+    kn::q8_widen_pairs(kn::WidenPairs{c0, 2 * q + 1 < s.Cg ? c0 + s.H * s.W : nullptr, static_cast<size_t>(s.H),
+                                      static_cast<size_t>(s.W), static_cast<size_t>(s.W), static_cast<size_t>(s.pw),
+                                      is_signed, zp, dst + s.ph * row, static_cast<size_t>(row)});
+    std::fill(dst + (s.H + s.ph) * row, dst + plane + (q + 1 == Cp ? 16 : 0), int16_t{0});
   }
-  std::fill(out + Cp * plane, out + Cp * plane + 16, int16_t{0});
 }
 
 // The columns of a channel-pairs GEMM: `panels` of 8, output (oh, ow) at column oh·row_stride + ow. Either
