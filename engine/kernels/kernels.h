@@ -278,11 +278,23 @@ extern const Kernel<Q8AddFn> q8_add;
 using Q8MaxFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 extern const Kernel<Q8MaxFn> q8_max;
 
-// q8_widen_pairs: two rows of codes (read as int8 when is_signed, else uint8) minus the zero point, interleaved:
-//   out[2t] = a[t] − zero_point,  out[2t + 1] = b[t] − zero_point (0 when b is null)      for t < n,
-// each value cast to int16 (wrapping). int8.conv2d lays out its input as channel pairs with it (engine/lower/).
-using Q8WidenPairsFn = void(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
-                            int16_t* out) noexcept;
+// q8_widen_pairs: rows × n codes of two planes (read as int8 when is_signed, else uint8; row r at r·in_stride)
+// minus the zero point, interleaved into int16 rows (row r at out + r·out_stride) with `pad` pairs of zeros on
+// either side — the padded rows of int8.conv2d's channel pairs (engine/lower/), a plane a call:
+//   out[r·out_stride + 2(pad + t)]     = a[r·in_stride + t] − zero_point
+//   out[r·out_stride + 2(pad + t) + 1] = b[r·in_stride + t] − zero_point (0 when b is null)      for t < n,
+//   out[r·out_stride + 2u + {0, 1}]    = 0                          for u < pad and pad + n ≤ u < n + 2·pad,
+// each value cast to int16 (wrapping); nothing else of out is written.
+struct WidenPairs {
+  const uint8_t* a;
+  const uint8_t* b;  // null: the pairs' second halves are 0
+  size_t rows, n, in_stride, pad;
+  bool is_signed;
+  int32_t zero_point;
+  int16_t* out;
+  size_t out_stride;
+};
+using Q8WidenPairsFn = void(const WidenPairs& w) noexcept;
 extern const Kernel<Q8WidenPairsFn> q8_widen_pairs;
 
 // q8_sum: Σ x[i] for i < n, codes read as int8 (is_signed) or uint8, modulo 2^32 — average pooling's sum

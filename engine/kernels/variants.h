@@ -46,10 +46,8 @@ void q8_add__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, const AddPar
 void q8_max__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 void q8_max__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, uint8_t* out) noexcept;
 
-void q8_widen_pairs__scalar(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
-                            int16_t* out) noexcept;
-void q8_widen_pairs__wasmsimd(const uint8_t* a, const uint8_t* b, size_t n, bool is_signed, int32_t zero_point,
-                              int16_t* out) noexcept;
+void q8_widen_pairs__scalar(const WidenPairs& w) noexcept;
+void q8_widen_pairs__wasmsimd(const WidenPairs& w) noexcept;
 
 int32_t q8_sum__scalar(const uint8_t* x, size_t n, bool is_signed) noexcept;
 int32_t q8_sum__wasmsimd(const uint8_t* x, size_t n, bool is_signed) noexcept;

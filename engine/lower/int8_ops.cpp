@@ -58,6 +58,8 @@ Int8Params Int8Params::from(const Tensor& t) {
                      std::to_string(p.stride_h) + "x" + std::to_string(p.stride_w) + ", kernel " +
                      std::to_string(p.kernel_h) + "x" + std::to_string(p.kernel_w) + ", padding " +
                      std::to_string(p.pad_h) + "x" + std::to_string(p.pad_w) + ", groups " + std::to_string(p.groups));
+  if (p.weight_layout != static_cast<int32_t>(WeightLayout::taps) && p.weight_layout != static_cast<int32_t>(WeightLayout::channel_pairs))
+    throw ValueError("int8 op params: weight_layout must be 0 (taps) or 1 (channel pairs), got " + std::to_string(p.weight_layout));
   return p;
 }
 
@@ -70,15 +72,29 @@ std::optional<Int8Args> int8_args(const Node& n) {
   return Int8Args{*inputs, n.args()[1].node(), n.args()[2].node(), n.args()[3].node(), n.args()[4].node()};
 }
 
-Tensor pack_weight(const Tensor& w) {
+WeightPacking conv_packing(const Int8Params& p, int64_t Cg) {
+  return {static_cast<WeightLayout>(p.weight_layout), Cg, int64_t{p.kernel_h} * p.kernel_w};
+}
+
+WeightPacking linear_packing(int64_t K) { return {WeightLayout::taps, K, 1}; }
+
+WeightLayout conv_weight_layout(const Int8Params& p, int64_t Cg) {
+  return p.stride_h == 1 && p.stride_w == 1 && (Cg % 2 == 0 || Cg >= 9) ? WeightLayout::channel_pairs : WeightLayout::taps;
+}
+
+Tensor pack_weight(const Tensor& w, WeightLayout layout) {
   if (w.dtype() != DType::Int8 || w.dim() < 2) throw ValueError("pack_weight: expected an int8 weight [O, ...], got " +
                                                                  std::string(dtype_name(w.dtype())) + " " + shape_str(w.shape()));
-  const int64_t O = w.size(0), K = w.numel() / std::max<int64_t>(O, 1), K2 = K + (K & 1);
-  Tensor out = Tensor::zeros({O, K2}, DType::Int16);
+  if (layout != WeightLayout::taps && w.dim() != 4)
+    throw ValueError("pack_weight: channel pairs need a conv weight [O, Cg, kH, kW], got " + shape_str(w.shape()));
+  const int64_t O = w.size(0), K = w.numel() / std::max<int64_t>(O, 1);
+  const WeightPacking pk = w.dim() == 4 ? WeightPacking{layout, w.size(1), w.size(2) * w.size(3)} : linear_packing(K);
+  const int64_t row = pk.row();
+  Tensor out = Tensor::zeros({O, row}, DType::Int16);
   const int8_t* src = w.data<int8_t>();
   int16_t* dst = out.data<int16_t>();
   for (int64_t o = 0; o < O; ++o)
-    for (int64_t k = 0; k < K; ++k) dst[o * K2 + k] = src[o * K + k];
+    for (int64_t k = 0; k < K; ++k) dst[o * row + pk.column(k)] = src[o * K + k];
   return out;
 }
 
@@ -220,16 +236,18 @@ PT_HOT_LOOP void padded_planes(const std::byte* x, const ConvShape& s, int32_t z
     }
 }
 
-// im2col into i16_gemm's panels (s.columns() of them): at stride 1 one i16_pack_pairs call per pair of
-// kernel taps (k = (c, i, j)) over the whole run, otherwise one per pair and output row, gathered at the stride.
-void im2col_panels(const int16_t* padded, const ConvShape& s, int64_t K, int64_t k_pairs, int16_t* cols) {
-  const int64_t P = s.columns(), row_len = s.runs() ? P : s.OW, rows = s.runs() ? 1 : s.OH;
+// im2col into i16_gemm's panels (s.columns() of them), its rows in the packed weight's order (pk.tap_at): at
+// stride 1 one i16_pack_pairs call per pair of rows over the whole run, otherwise one per pair and output row,
+// gathered at the stride.
+void im2col_panels(const int16_t* padded, const ConvShape& s, const WeightPacking& pk, int16_t* cols) {
+  const int64_t P = s.columns(), row_len = s.runs() ? P : s.OW, rows = s.runs() ? 1 : s.OH, k_pairs = pk.row() / 2;
   if (P % 8) std::fill(cols + (P / 8) * k_pairs * 16, cols + (P / 8 + 1) * k_pairs * 16, int16_t{0});
-  // The pad row of an odd K, and the rows a stride gathers into, only where needed.
-  const std::vector<int16_t> zero(K % 2 ? static_cast<size_t>(row_len) : 0, 0);
+  // The row of the layout's padding zeros, and the rows a stride gathers into, only where needed.
+  const std::vector<int16_t> zero(pk.row() > pk.K() ? static_cast<size_t>(row_len) : 0, 0);
   std::vector<int16_t> gather0(s.sw == 1 ? 0 : static_cast<size_t>(row_len)), gather1(gather0.size());
-  const auto tap_row = [&](int64_t k, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
-    if (k >= K) return zero.data();
+  const auto tap_row = [&](int64_t m, int64_t oh, std::vector<int16_t>& gather) -> const int16_t* {
+    const int64_t k = pk.tap_at(m);
+    if (k < 0) return zero.data();
     const int64_t c = k / (s.KH * s.KW), i = k / s.KW % s.KH, j = k % s.KW;
     const int16_t* row = padded + (c * s.Hp() + oh * s.sh + i) * s.Wp() + j;
     if (s.sw == 1) return row;
@@ -301,55 +319,23 @@ void run_gemm(const Gemm& g, const int16_t* a, const int16_t* cols, int32_t* acc
 // At stride 1 the GEMM needs no im2col: with the input of one image's group laid out as channel pairs, plane q
 // holding channels 2q and 2q + 1 interleaved along each padded row ([⌈Cg/2⌉][Hp][Wp][2], values minus the zero
 // point, the padding's border 0), the GEMM's pair (channels 2q, 2q + 1 at tap (i, j)) over eight neighbouring
-// outputs is one run of 16 values, which i16_gemm_offsets reads where it lies. The weight rows are reordered to
-// match (pair kk = q·T + tap, T = KH·KW). An odd Cg pairs its last channel with zeros, at the cost of a zero
-// weight per tap: taken from Cg = 9 on (one pair in ten wasted), below that im2col packs the taps tighter.
+// outputs is one run of 16 values, which i16_gemm_offsets reads where it lies. The weight rows come packed to
+// match (WeightLayout::channel_pairs, pair kk = q·T + tap, T = KH·KW; lowering picks it, conv_weight_layout).
 struct alignas(16) Block16 { std::byte b[16]; };  // scratch carved into 16-byte-aligned parts
 
-bool channel_pairs(const ConvShape& s) { return s.runs() && (s.Cg % 2 == 0 || s.Cg >= 9); }
-
-// The planes (q8_widen_pairs a row), then 16 zeros: the last panel of an output row reads up to 16 values past
-// the last plane.
+// The planes (q8_widen_pairs a plane: its rows with their left and right borders; the top and bottom borders
+// filled here), then 16 zeros: the last panel of an output row reads up to 16 values past the last plane.
 PT_HOT_LOOP void pair_planes(const std::byte* x, const ConvShape& s, bool is_signed, int32_t zp, int16_t* out) {
   const auto* in = reinterpret_cast<const uint8_t*>(x);
   const int64_t Cp = (s.Cg + 1) / 2, row = 2 * s.Wp(), plane = s.Hp() * row;
   for (int64_t q = 0; q < Cp; ++q) {
     const uint8_t* c0 = in + 2 * q * s.H * s.W;
-    const uint8_t* c1 = 2 * q + 1 < s.Cg ? c0 + s.H * s.W : nullptr;
     int16_t* dst = out + q * plane;
     std::fill(dst, dst + s.ph * row, int16_t{0});
-    for (int64_t h = 0; h < s.H; ++h) {
-      int16_t* r = dst + (h + s.ph) * row;
-      std::fill(r, r + 2 * s.pw, int16_t{0});
-      kn::q8_widen_pairs(c0 + h * s.W, c1 ? c1 + h * s.W : nullptr, static_cast<size_t>(s.W), is_signed, zp, r + 2 * s.pw);
-      std::fill(r + 2 * (s.pw + s.W), r + row, int16_t{0});
-    }
-    std::fill(dst + (s.H + s.ph) * row, dst + plane, int16_t{0});
-  }
-  std::fill(out + Cp * plane, out + Cp * plane + 16, int16_t{0});
-}
-
-// The packed weight [O][K2] (taps k = (c, i, j) in order) in the pairs' order: pair kk = q·T + t of a row holds
-// the weights of channels 2q and 2q + 1 at tap t (0 for an odd Cg's missing channel).
-PT_HOT_LOOP void weight_pairs(const int16_t* w, int64_t O, int64_t K2, int64_t Cg, int64_t T, int16_t* out) {
-  // A pair is one 32-bit word (low half channel 2q, high half 2q + 1, as the machine's byte order lays out two int16).
-  const auto word = [](int16_t lo, int16_t hi) {
-    return static_cast<uint32_t>(static_cast<uint16_t>(lo)) | static_cast<uint32_t>(static_cast<uint16_t>(hi)) << 16;
-  };
-  const size_t t_n = static_cast<size_t>(T), even = static_cast<size_t>(Cg / 2);
-  for (int64_t o = 0; o < O; ++o) {
-    const int16_t* src = w + o * K2;
-    int16_t* dst = out + o * ((Cg + 1) / 2) * 2 * T;
-    for (size_t q = 0; q < even; ++q, src += 2 * t_n, dst += 2 * t_n)
-      for (size_t t = 0; t < t_n; ++t) {
-        const uint32_t v = word(src[t], src[t_n + t]);
-        std::memcpy(dst + 2 * t, &v, 4);
-      }
-    if (Cg % 2)
-      for (size_t t = 0; t < t_n; ++t) {
-        const uint32_t v = word(src[t], 0);
-        std::memcpy(dst + 2 * t, &v, 4);
-      }
+    kn::q8_widen_pairs(kn::WidenPairs{c0, 2 * q + 1 < s.Cg ? c0 + s.H * s.W : nullptr, static_cast<size_t>(s.H),
+                                      static_cast<size_t>(s.W), static_cast<size_t>(s.W), static_cast<size_t>(s.pw),
+                                      is_signed, zp, dst + s.ph * row, static_cast<size_t>(row)});
+    std::fill(dst + (s.H + s.ph) * row, dst + plane + (q + 1 == Cp ? 16 : 0), int16_t{0});
   }
 }
 
@@ -393,10 +379,12 @@ Value conv2d(const OpArgs& a) {
               p.stride_h, p.stride_w, p.pad_h, p.pad_w};
   s.OH = (s.H + 2 * s.ph - s.KH) / s.sh + 1;
   s.OW = (s.W + 2 * s.pw - s.KW) / s.sw + 1;
-  const int64_t O = w.size(0), K = s.Cg * s.KH * s.KW, groups = p.groups, Og = O / groups;
-  if (s.C % groups || O % groups || w.size(1) != K + (K & 1) || s.OH < 1 || s.OW < 1)
+  const WeightPacking pk = conv_packing(p, s.Cg);
+  const int64_t O = w.size(0), K = pk.K(), groups = p.groups, Og = O / groups;
+  if (s.C % groups || O % groups || w.dim() != 2 || w.size(1) != pk.row() || s.OH < 1 || s.OW < 1)
     throw RuntimeError("int8.conv2d: input " + shape_str(x.shape()) + " does not fit the packed weight " +
-                       shape_str(w.shape()) + " with groups=" + std::to_string(groups));
+                       shape_str(w.shape()) + " with groups=" + std::to_string(groups) +
+                       (pk.layout == WeightLayout::channel_pairs ? " in channel pairs" : ""));
   const int64_t N = x.size(0), P = s.OH * s.OW;
   check_op_work("int8.conv2d", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
                 {N, O, P, K});
@@ -408,22 +396,21 @@ Value conv2d(const OpArgs& a) {
   const std::byte* xin = x.bytes();
   const int64_t group_in = s.Cg * s.H * s.W;
 
-  if (channel_pairs(s)) {
-    const int64_t T = s.KH * s.KW, Cp = (s.Cg + 1) / 2, k_pairs = Cp * T;
+  if (pk.layout == WeightLayout::channel_pairs && s.runs()) {
+    const int64_t T = pk.T, Cp = (s.Cg + 1) / 2, k_pairs = Cp * T;
     const PairColumns cols(s);
     checked_nbytes({cols.panels * 8, Og}, DType::Int32, "int8.conv2d's accumulators");
-    // One scratch allocation (a small conv's fixed costs count): offsets, accumulators, planes, weights, codes.
+    // One scratch allocation (a small conv's fixed costs count): offsets, accumulators, planes, codes.
     const int64_t n_offsets = k_pairs + cols.panels, n_acc = Og * cols.panels * 8, n_planes = 2 * Cp * s.Hp() * s.Wp() + 16,
-                  n_weights = O * 2 * k_pairs, n_codes = cols.row_stride == s.OW ? 0 : cols.panels * 8 * eb;
+                  n_codes = cols.row_stride == s.OW ? 0 : cols.panels * 8 * eb;
     const auto size16 = [](int64_t bytes) { return (bytes + 15) / 16; };
     const auto scratch = scratch_buffer<Block16>(size16(n_offsets * static_cast<int64_t>(sizeof(size_t))) + size16(n_acc * 4) +
-                                                       size16(n_planes * 2) + size16(n_weights * 2) + size16(n_codes));
+                                                       size16(n_planes * 2) + size16(n_codes));
     const auto offsets = reinterpret_cast<size_t*>(scratch.get());
     const auto acc = reinterpret_cast<int32_t*>(scratch.get() + size16(n_offsets * static_cast<int64_t>(sizeof(size_t))));
     const auto planes = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(acc) + size16(n_acc * 4));
-    const auto weights = reinterpret_cast<int16_t*>(reinterpret_cast<Block16*>(planes) + size16(n_planes * 2));
-    const auto row_codes = reinterpret_cast<uint8_t*>(reinterpret_cast<Block16*>(weights) + size16(n_weights * 2));
-    weight_pairs(w.data<int16_t>(), O, w.size(1), s.Cg, T, weights);
+    const auto row_codes = reinterpret_cast<uint8_t*>(reinterpret_cast<Block16*>(planes) + size16(n_planes * 2));
+    const int16_t* weights = w.data<int16_t>();
     for (int64_t q = 0; q < Cp; ++q)
       for (int64_t t = 0; t < T; ++t)
         offsets[q * T + t] = static_cast<size_t>(2 * (q * s.Hp() * s.Wp() + (t / s.KW) * s.Wp() + t % s.KW));
@@ -444,7 +431,7 @@ Value conv2d(const OpArgs& a) {
     return Value(out);
   }
 
-  const Gemm g{Og, w.size(1), s.columns()};
+  const Gemm g{Og, pk.row(), s.columns()};
   checked_nbytes({g.N8(), g.K2}, DType::Int16, "int8.conv2d's im2col columns");
   const auto cols = scratch_buffer<int16_t>(g.N8() * g.K2), padded = scratch_buffer<int16_t>(s.Cg * s.Hp() * s.Wp());
   const auto acc = scratch_buffer<int32_t>(Og * g.N8());
@@ -453,7 +440,7 @@ Value conv2d(const OpArgs& a) {
     for (int64_t gr = 0; gr < groups; ++gr) {
       if (p.in_signed) padded_planes<true>(xin + (n * groups + gr) * group_in, s, p.in_zero_point, padded.get());
       else padded_planes<false>(xin + (n * groups + gr) * group_in, s, p.in_zero_point, padded.get());
-      im2col_panels(padded.get(), s, K, g.k_pairs(), cols.get());
+      im2col_panels(padded.get(), s, pk, cols.get());
       run_gemm(g, w.data<int16_t>() + gr * Og * g.K2, cols.get(), acc.get());
       for (int64_t o = 0; o < Og; ++o) {
         const int64_t oc = gr * Og + o;
@@ -469,8 +456,9 @@ Value linear(const OpArgs& a) {
   const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.linear");
   const Tensor &w = a.tensor(2), &bias = a.tensor(3);
   const int64_t K = x.dim() ? x.size(-1) : 0, O = w.size(0);
-  if (x.dim() < 1 || w.size(1) != K + (K & 1))
-    throw RuntimeError("int8.linear: input " + shape_str(x.shape()) + " does not fit the packed weight " + shape_str(w.shape()));
+  if (x.dim() < 1 || w.dim() != 2 || w.size(1) != linear_packing(K).row() || p.weight_layout != static_cast<int32_t>(WeightLayout::taps))
+    throw RuntimeError("int8.linear: input " + shape_str(x.shape()) + " does not fit the packed weight " + shape_str(w.shape()) +
+                       (p.weight_layout != static_cast<int32_t>(WeightLayout::taps) ? " (a linear's weight is packed in taps)" : ""));
   const Gemm g{O, w.size(1), K ? x.numel() / K : 0};
   check_op_work("int8.linear", [&] { return "input " + shape_str(x.shape()) + " and packed weight " + shape_str(w.shape()); },
                 {g.N, O, K});

@@ -6,8 +6,9 @@
 //   int8.<op>(inputs: [Node], params: int32 [kInt8ParamCount] get_attr, weight?, bias?, scale?)
 //     params  Int8Params below, as a small int32 tensor (the op's plain data, like a backend's packed
 //             params blob), so a lowered graph is a plain GraphModule: clone, views and tables work on it;
-//     weight  int16 [O, K2]: conv / linear weights (int8, zero point 0) widened once at lowering, a row
-//             per output channel, K = Cg·kH·kW (or in_features) padded to K2 = K rounded up to even;
+//     weight  int16 [O, row]: conv / linear weights (int8, zero point 0) widened and laid out once at
+//             lowering, a row per output channel of its K = Cg·kH·kW (or in_features) weights, in the
+//             layout params.weight_layout names (WeightLayout below; WeightPacking maps a tap to its place);
 //     bias    int32 [O]: bias_f32 quantized with scale s_in·s_w[c] (torchao reference_representation_rewrite.py);
 //             float32 [O] under the float output stage (the float bias itself, added after the scale);
 //     scale   float32 [O]: the requantization multipliers f32(f32(s_in·s_w[c]) / s_out) (conv / linear),
@@ -20,7 +21,7 @@
 // multiplier, so a graph holds the real multiplier a learner can read and the backend's way of applying it.
 //
 //   const Int8Args a = int8_args(*node);        // inputs, params, weight, bias, scale
-//   pt::Tensor w16 = pack_weight(w_int8);        // [O, C/g, kH, kW] or [O, K] int8 -> int16 [O, K2]
+//   pt::Tensor w16 = pack_weight(w_int8, layout);  // [O, C/g, kH, kW] or [O, K] int8 -> int16 [O, row]
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -49,7 +50,8 @@ namespace pt {
   X(dim, 0) X(end_dim, -1) /* cat's dim; flatten's start_dim / end_dim */                              \
   X(keepdim, 1)           /* mean: [N, C, 1, 1] (1) or [N, C] (0) */                                    \
   X(out_bits, 8)          /* output codes of 8 bits (out_signed says which), int16 (the VPU's Q3.12), or */ \
-                          /* 32: float32, the f32_output stage's */
+                          /* 32: float32, the f32_output stage's */                                     \
+  X(weight_layout, 0)     /* conv2d / linear: the packed weight's WeightLayout */
 
 struct Int8Params {
 #define PT_FIELD(name, dflt) int32_t name = dflt;
@@ -79,8 +81,42 @@ struct Int8Args {
 std::vector<Arg> int8_arg_list(const Int8Args& a);
 std::optional<Int8Args> int8_args(const Node& n);  // nullopt for a node that is no int8 op
 
-// int8 weights [O, ...] -> int16 [O, K2] (see the header).
-Tensor pack_weight(const Tensor& w);
+// How a packed weight's row holds one output channel's K = Cg·T weights, taps k = c·T + t in the int8
+// weight's order (c the input channel of the group, t = i·kW + j the kernel tap; linear: Cg = in_features, T = 1).
+enum class WeightLayout : int32_t {
+  taps = 0,           // k in order, then a 0 for an odd K: row K + K % 2 (im2col's order)
+  channel_pairs = 1,  // pair q·T + t holds channels 2q and 2q + 1 at tap t (the second 0 for an odd Cg's last):
+                      // row 2·⌈Cg/2⌉·T, the order conv2d's stride-1 path reads its input planes in
+};
+
+// The one reader of the layout: where a channel's tap k lies in its packed row, and which tap lies at a
+// position. conv2d (both paths), integer pictures and the tests go through it.
+struct WeightPacking {
+  WeightLayout layout = WeightLayout::taps;
+  int64_t Cg = 0, T = 1;  // channels and taps per channel
+  int64_t K() const { return Cg * T; }
+  int64_t row() const { return layout == WeightLayout::taps ? K() + (K() & 1) : 2 * ((Cg + 1) / 2) * T; }
+  int64_t column(int64_t k) const {
+    if (layout == WeightLayout::taps) return k;
+    const int64_t c = k / T, t = k % T;
+    return 2 * ((c / 2) * T + t) + c % 2;
+  }
+  int64_t tap_at(int64_t m) const {  // −1: a padding zero
+    if (layout == WeightLayout::taps) return m < K() ? m : -1;
+    const int64_t c = 2 * (m / 2 / T) + m % 2;
+    return c < Cg ? c * T + m / 2 % T : -1;
+  }
+};
+// A conv's packing (params' layout and kernel, Cg channels a group) and a linear's (K in_features).
+WeightPacking conv_packing(const Int8Params& p, int64_t Cg);
+WeightPacking linear_packing(int64_t K);
+// The layout lowering packs a conv's weight in: channel pairs where conv2d reads its input as channel pairs
+// (stride 1, and Cg even or ≥ 9: an odd Cg pairs its last channel with zeros, one pair in ten wasted from 9
+// on, below that im2col packs the taps tighter); taps otherwise. From the weight and params only.
+WeightLayout conv_weight_layout(const Int8Params& p, int64_t Cg);
+
+// int8 weights [O, Cg, kH, kW] (conv) or [O, K] (linear, taps only) -> int16 [O, row] in `layout`.
+Tensor pack_weight(const Tensor& w, WeightLayout layout = WeightLayout::taps);
 
 // The kernel's parameters for one multiplier under `kind` (kernels.h Requantization): fp32 keeps it;
 // fixed_point is TFLite's QuantizeMultiplier (frexp, round(q·2^31), the 2^31 carry); shift needs a power

@@ -36,11 +36,13 @@ IntegerPicture picture_at(const OpData& op, int64_t index) {
   int64_t rest = index;
   pic.output_coords.assign(y.shape().size(), 0);
   for (size_t d = y.shape().size(); d-- > 0;) pic.output_coords[d] = rest % y.size(static_cast<int64_t>(d)), rest /= y.size(static_cast<int64_t>(d));
+  WeightPacking pk;  // where the channel's weights lie in its packed row
   if (is_call(&op.n, target::int8_conv2d)) {
     const int64_t C = x.size(1), H = x.size(2), W = x.size(3), Cg = C / p.groups, O = y.size(1);
     const int64_t nb = pic.output_coords[0], oc = pic.output_coords[1], oh = pic.output_coords[2], ow = pic.output_coords[3];
     const int64_t group = oc / (O / p.groups);
     pic.channel = oc;
+    pk = conv_packing(p, Cg);
     for (int64_t c = 0; c < Cg; ++c)
       for (int64_t i = 0; i < p.kernel_h; ++i)
         for (int64_t j = 0; j < p.kernel_w; ++j) {
@@ -53,11 +55,12 @@ IntegerPicture picture_at(const OpData& op, int64_t index) {
     pic.channel = pic.output_coords.back();
     const int64_t row = index / y.size(-1);
     for (int64_t k = 0; k < K; ++k) pic.inputs.push_back(code(x, row * K + k));
+    pk = linear_packing(K);
   }
   const int64_t K = static_cast<int64_t>(pic.inputs.size());
   uint32_t acc = 0;
   for (int64_t k = 0; k < K; ++k) {
-    pic.weights.push_back(op.w.data<int16_t>()[pic.channel * op.w.size(1) + k]);
+    pic.weights.push_back(op.w.data<int16_t>()[pic.channel * op.w.size(1) + pk.column(k)]);
     pic.products.push_back((pic.inputs[k] - p.in_zero_point) * pic.weights.back());
     acc += static_cast<uint32_t>(pic.products.back());
   }

@@ -323,7 +323,8 @@ class Lowerer {
     if (bias_f.dtype() != DType::Float32 || bias_f.numel() != O)
       throw ValueError("bias " + b->name + " must be float32 [" + std::to_string(O) + "], got " + dtype_name(bias_f.dtype()) + " " + shape_str(bias_f.shape()));
     const float s_in = m.in[0].scale;
-    const Tensor packed = pack_weight(w);
+    if (conv) p.weight_layout = static_cast<int32_t>(conv_weight_layout(p, w.size(1)));  // the layout conv2d reads fastest
+    const Tensor packed = pack_weight(w, static_cast<WeightLayout>(p.weight_layout));
     const char* int8_target = conv ? target::int8_conv2d : target::int8_linear;
     if (!m.q) {  // onednn's float output: scale f32(s_in · s_w[c]) on the accumulator, the float bias as it is
       for (int64_t c = 0; c < O; ++c) {

@@ -24,7 +24,8 @@
 // pattern stays as it was (float ops between q / dq, run by the reference ops); the report says why.
 // Backends: xnnpack wants int8 activations (s8·s8, per-channel or per-tensor int8 weights, ExecuTorch's
 // XNNPACKQuantizer); x86 wants uint8 activations (u8·s8, X86InductorQuantizer, reduce_range or not).
-// Weights are int8 with zero point 0 (XNNPACK's qc8w), packed once here (int8_ops.h pack_weight); biases
+// Weights are int8 with zero point 0 (XNNPACK's qc8w), packed once here (int8_ops.h pack_weight; a conv's
+// in the layout its int8 conv2d reads, conv_weight_layout); biases
 // are quantized with s_in·s_w[c] (torchao reference_representation_rewrite.py); requantization is `options.requantization` for
 // every op (kernels.h RequantKind; f32_output is lowering's own choice for the x86 float outputs, ValueError when
 // asked for), except add, which is XNNPACK's integer add in both backends. Under shift_even (the

@@ -8,7 +8,9 @@
 //   shift_even   the arithmetic shift, then one added where the dropped bits are above the half or at the
 //                half of an odd floor (masks and compares); a left shift for shift ≤ 0;
 //   f32_output   f32x4 convert, mul, add, pmax (the scalar max exactly): the lanes are the floats, four a store.
-// int16 codes (out_bytes 2) are gathered as the low two bytes of each lane, eight a store.
+// int16 codes (out_bytes 2) are gathered as the low two bytes of each lane, eight a store. The kind is chosen
+// once a call (a loop per kind), and the step keeps the scale and shift it reads as its own: the stores to out
+// could alias the Requantization as far as the compiler knows, so reading it in the loop loads it every vector.
 #include <cstring>
 
 #include "kernels/simd128.h"
@@ -18,8 +20,10 @@ namespace pt::kernels {
 
 namespace {
 
-struct Step {
+template <RequantKind Kind> struct Step {
   const Requantization& r;
+  v128_t scale;                                          // fp32, f32_output
+  int32_t shift;
   v128_t lo, hi, magic, magic_less_zp;                   // fp32
   v128_t multiplier, left, right_mask, right_half_mask;  // fixed_point
   v128_t round;                                          // shift
@@ -29,6 +33,8 @@ struct Step {
 
   explicit Step(const Requantization& rq)
       : r(rq),
+        scale(wasm_f32x4_splat(rq.scale)),
+        shift(rq.shift),
         lo(wasm_f32x4_splat(static_cast<float>(rq.qmin - rq.zero_point))),
         hi(wasm_f32x4_splat(static_cast<float>(rq.qmax - rq.zero_point))),
         magic(wasm_f32x4_splat(12582912.0f)),
@@ -70,45 +76,43 @@ struct Step {
   }
 
   v128_t operator()(v128_t acc) const {
-    if (r.kind == RequantKind::f32_output) {
-      const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_f32x4_splat(r.scale));
+    if constexpr (Kind == RequantKind::f32_output) {
+      const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), scale);
       return wasm_f32x4_pmax(wasm_f32x4_add(scaled, bias_f32), min_f32);
     }
-    if (r.kind == RequantKind::fp32) {
-      v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), wasm_f32x4_splat(r.scale));
+    if constexpr (Kind == RequantKind::fp32) {
+      v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), scale);
       f = wasm_f32x4_pmin(wasm_f32x4_pmax(f, lo), hi);
       return wasm_i32x4_sub(wasm_f32x4_add(f, magic), magic_less_zp);
     }
     v128_t v;
-    if (r.kind == RequantKind::fixed_point) {
-      v = srdhm(wasm_i32x4_shl(acc, static_cast<uint32_t>(r.shift > 0 ? r.shift : 0)));
-      if (r.shift < 0) {
+    if constexpr (Kind == RequantKind::fixed_point) {
+      v = srdhm(wasm_i32x4_shl(acc, static_cast<uint32_t>(shift > 0 ? shift : 0)));
+      if (shift < 0) {
         const v128_t rem = wasm_v128_and(v, right_mask);
         const v128_t threshold = wasm_i32x4_sub(right_half_mask, wasm_i32x4_lt(v, wasm_i32x4_splat(0)));
-        v = wasm_i32x4_sub(wasm_i32x4_shr(v, static_cast<uint32_t>(-r.shift)), wasm_i32x4_gt(rem, threshold));
+        v = wasm_i32x4_sub(wasm_i32x4_shr(v, static_cast<uint32_t>(-shift)), wasm_i32x4_gt(rem, threshold));
       }
-    } else if (r.kind == RequantKind::shift_even) {
-      if (r.shift <= 0) {
-        v = wasm_i32x4_shl(acc, static_cast<uint32_t>(-r.shift));
+    } else if constexpr (Kind == RequantKind::shift_even) {
+      if (shift <= 0) {
+        v = wasm_i32x4_shl(acc, static_cast<uint32_t>(-shift));
       } else {
-        const v128_t q = wasm_i32x4_shr(acc, static_cast<uint32_t>(r.shift));
+        const v128_t q = wasm_i32x4_shr(acc, static_cast<uint32_t>(shift));
         const v128_t rem = wasm_v128_and(acc, even_mask);  // in [0, 2^31): signed compares are unsigned ones
         const v128_t odd = wasm_i32x4_ne(wasm_v128_and(q, wasm_i32x4_splat(1)), wasm_i32x4_splat(0));
         const v128_t up = wasm_v128_or(wasm_i32x4_gt(rem, even_half), wasm_v128_and(wasm_i32x4_eq(rem, even_half), odd));
         v = wasm_i32x4_sub(q, up);  // up lanes are −1
       }
     } else {
-      v = wasm_i32x4_shr(wasm_i32x4_add(acc, round), static_cast<uint32_t>(r.shift));
+      v = wasm_i32x4_shr(wasm_i32x4_add(acc, round), static_cast<uint32_t>(shift));
     }
     return wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_add(v, zp), qmin), qmax);
   }
 };
 
-}  // namespace
-
-void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
-                              size_t out_stride) noexcept {
-  const Step step(r);
+template <RequantKind Kind>
+void requantize(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out, size_t out_stride) {
+  const Step<Kind> step(r);
   const v128_t b = wasm_i32x4_splat(bias);
   size_t i = 0;
   if (r.out_bytes == 4) {
@@ -152,6 +156,19 @@ void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const 
   }
   for (; i < n; ++i)
     out[i * out_stride] = static_cast<uint8_t>(r.apply(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias))));
+}
+
+}  // namespace
+
+void i32_requantize__wasmsimd(const int32_t* acc, size_t n, int32_t bias, const Requantization& r, uint8_t* out,
+                              size_t out_stride) noexcept {
+  switch (r.kind) {
+    case RequantKind::fp32: return requantize<RequantKind::fp32>(acc, n, bias, r, out, out_stride);
+    case RequantKind::fixed_point: return requantize<RequantKind::fixed_point>(acc, n, bias, r, out, out_stride);
+    case RequantKind::shift: return requantize<RequantKind::shift>(acc, n, bias, r, out, out_stride);
+    case RequantKind::shift_even: return requantize<RequantKind::shift_even>(acc, n, bias, r, out, out_stride);
+    case RequantKind::f32_output: return requantize<RequantKind::f32_output>(acc, n, bias, r, out, out_stride);
+  }
 }
 
 }  // namespace pt::kernels

@@ -276,18 +276,23 @@ kt::Call<Q8SumFn> draw_q8_sum(kt::Rng& r, size_t n) {
           }};
 }
 
-// Two rows of codes over the whole range, either signedness, a zero point anywhere in the code's range (and
-// past it, where the int16 cast wraps), the second row absent in a quarter of the calls.
+// Planes of codes over the whole range (n columns, 1 to 4 rows, a row stride of n + 0 to 2), either signedness, a
+// zero point anywhere in the code's range (and past it, where the int16 cast wraps), the second plane absent in a
+// quarter of the calls; borders of 0 to 3 pairs and an output row stride with 0 to 3 int16 of gap (the gaps are
+// compared too, so a write outside the rows shows).
 kt::Call<Q8WidenPairsFn> draw_q8_widen_pairs(kt::Rng& r, size_t n) {
-  auto a = draw_codes(r, n), b = draw_codes(r, n);
+  const size_t rows = 1 + r.below(4), in_stride = n + r.below(3), pad = r.below(4);
+  const size_t out_stride = 2 * (n + 2 * pad) + r.below(4);
+  auto a = draw_codes(r, rows * in_stride), b = draw_codes(r, rows * in_stride);
   const bool is_signed = r.chance(0.5), no_b = r.chance(0.25);
   const int32_t zp = r.chance(0.9) ? (is_signed ? -128 : 0) + static_cast<int32_t>(r.below(256))
                                    : static_cast<int32_t>(r.next());
-  char shape[80];
-  std::snprintf(shape, sizeof shape, "n=%zu signed=%d zero_point=%d b=%s", n, is_signed, zp, no_b ? "null" : "row");
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "n=%zu rows=%zu in_stride=%zu pad=%zu out_stride=%zu signed=%d zero_point=%d b=%s", n, rows,
+                in_stride, pad, out_stride, is_signed, zp, no_b ? "null" : "plane");
   return {shape, [=](Q8WidenPairsFn* fn) {
-            std::vector<int16_t> out(2 * n + 3, int16_t{0x5a5a});
-            fn(a->data(), no_b ? nullptr : b->data(), n, is_signed, zp, out.data());
+            std::vector<int16_t> out(rows * out_stride + 3, int16_t{0x5a5a});
+            fn(WidenPairs{a->data(), no_b ? nullptr : b->data(), rows, n, in_stride, pad, is_signed, zp, out.data(), out_stride});
             kt::Field f{"out", {}};
             for (int16_t v : out) f.words.push_back(static_cast<uint16_t>(v));
             return kt::Outputs{f};

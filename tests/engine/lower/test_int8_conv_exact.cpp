@@ -2,7 +2,8 @@
 // bit: every output is Σ (x − zp)·w over its window (the padding contributing nothing), plus the channel's int32
 // bias, through Requantization::apply (kernels.h, the scalar step every i32_requantize variant reproduces). Integer
 // sums are exact, so however the op lays out its GEMM (im2col panels, channel pairs, padded-width columns), its
-// codes must equal these. Drawn: batch, groups (depthwise too), channels per group odd and even, kernel 1…5, stride
+// codes must equal these — with the weight packed in the layout lowering picks (conv_weight_layout) and in the
+// other one (im2col reading channel pairs, or stride 1 over taps). Drawn: batch, groups (depthwise too), channels per group odd and even, kernel 1…5, stride
 // 1…3, padding 0…2, widths around the 8-column panels, int8 / uint8 inputs, every RequantKind, int16 and float32 outputs.
 #include <catch2/catch.hpp>
 
@@ -114,41 +115,104 @@ TEST_CASE("int8.conv2d equals a direct integer convolution bit for bit", "[lower
       if (kind == kn::RequantKind::f32_output) bias.data<float>()[o] = static_cast<float>(r.in(-1000, 1000)) * 0.25f;
       else bias.data<int32_t>()[o] = static_cast<int32_t>(r.in(-100000, 100000));
     }
-    const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(p.to_tensor()), Value(pack_weight(w)), Value(bias),
-                                    Value(scale)};
-    const Tensor y = std::get<Tensor>((*conv)(OpArgs{values, *node}).v);
-    REQUIRE(y.shape() == Shape{c.N, c.O, OH, OW});
-    REQUIRE(y.dtype() == p.out_dtype());
-    const int64_t eb = p.out_bits / 8;
-    const auto code = [&](int64_t i) { return p.in_signed ? int32_t{x.data<int8_t>()[i]} : int32_t{x.data<uint8_t>()[i]}; };
-    int64_t differ = 0, first = -1;
-    for (int64_t n = 0; n < c.N; ++n)
-      for (int64_t o = 0; o < c.O; ++o) {
-        const OutputStage st = output_stage(p, scale, bias, o);
-        const int64_t gr = o / Og;
-        for (int64_t oh = 0; oh < OH; ++oh)
-          for (int64_t ow = 0; ow < OW; ++ow) {
-            uint32_t acc = 0;
-            for (int64_t cg = 0; cg < Cg; ++cg)
-              for (int64_t i = 0; i < c.KH; ++i)
-                for (int64_t j = 0; j < c.KW; ++j) {
-                  const int64_t ih = oh * c.sh - c.ph + i, iw = ow * c.sw - c.pw + j;
-                  if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
-                  const int32_t xv = code(((n * c.C + gr * Cg + cg) * c.H + ih) * c.W + iw) - p.in_zero_point;
-                  acc += static_cast<uint32_t>(xv * w.data<int8_t>()[((o * Cg + cg) * c.KH + i) * c.KW + j]);
-                }
-            const int32_t want = st.r.apply(static_cast<int32_t>(acc + static_cast<uint32_t>(st.bias)));
-            const int64_t at = ((n * c.O + o) * OH + oh) * OW + ow;
-            int32_t got = 0;
-            std::memcpy(&got, y.bytes() + at * eb, static_cast<size_t>(eb));
-            if (eb == 1) got = p.out_signed ? int32_t{static_cast<int8_t>(got)} : int32_t{static_cast<uint8_t>(got)};
-            if (eb == 2) got = static_cast<int16_t>(got);
-            if (got != want && differ++ == 0) first = at;
-          }
-      }
-    INFO("first differing output " << first);
-    CHECK(differ == 0);
-    ++checked;
+    const WeightLayout lowered = conv_weight_layout(p, Cg);
+    for (const WeightLayout layout : {lowered, lowered == WeightLayout::taps ? WeightLayout::channel_pairs : WeightLayout::taps}) {
+      INFO("weight layout " << static_cast<int>(layout) << (layout == lowered ? " (lowering's)" : ""));
+      Int8Params pl = p;
+      pl.weight_layout = static_cast<int32_t>(layout);
+      const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(pl.to_tensor()), Value(pack_weight(w, layout)),
+                                      Value(bias), Value(scale)};
+      const Tensor y = std::get<Tensor>((*conv)(OpArgs{values, *node}).v);
+      REQUIRE(y.shape() == Shape{c.N, c.O, OH, OW});
+      REQUIRE(y.dtype() == p.out_dtype());
+      const int64_t eb = p.out_bits / 8;
+      const auto code = [&](int64_t i) { return p.in_signed ? int32_t{x.data<int8_t>()[i]} : int32_t{x.data<uint8_t>()[i]}; };
+      int64_t differ = 0, first = -1;
+      for (int64_t n = 0; n < c.N; ++n)
+        for (int64_t o = 0; o < c.O; ++o) {
+          const OutputStage st = output_stage(p, scale, bias, o);
+          const int64_t gr = o / Og;
+          for (int64_t oh = 0; oh < OH; ++oh)
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              uint32_t acc = 0;
+              for (int64_t cg = 0; cg < Cg; ++cg)
+                for (int64_t i = 0; i < c.KH; ++i)
+                  for (int64_t j = 0; j < c.KW; ++j) {
+                    const int64_t ih = oh * c.sh - c.ph + i, iw = ow * c.sw - c.pw + j;
+                    if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
+                    const int32_t xv = code(((n * c.C + gr * Cg + cg) * c.H + ih) * c.W + iw) - p.in_zero_point;
+                    acc += static_cast<uint32_t>(xv * w.data<int8_t>()[((o * Cg + cg) * c.KH + i) * c.KW + j]);
+                  }
+              const int32_t want = st.r.apply(static_cast<int32_t>(acc + static_cast<uint32_t>(st.bias)));
+              const int64_t at = ((n * c.O + o) * OH + oh) * OW + ow;
+              int32_t got = 0;
+              std::memcpy(&got, y.bytes() + at * eb, static_cast<size_t>(eb));
+              if (eb == 1) got = p.out_signed ? int32_t{static_cast<int8_t>(got)} : int32_t{static_cast<uint8_t>(got)};
+              if (eb == 2) got = static_cast<int16_t>(got);
+              if (got != want && differ++ == 0) first = at;
+            }
+        }
+      INFO("first differing output " << first);
+      CHECK(differ == 0);
+      ++checked;
+    }
   }
-  CHECK(checked == 400);
+  CHECK(checked == 800);
+}
+
+TEST_CASE("WeightPacking: each layout puts every tap in its own place, pack_weight puts the weight there", "[lower][int8]") {
+  Rng r{0x9ac4ull};
+  for (const int64_t Cg : {1, 2, 3, 8, 9, 16}) {
+    for (const int64_t T : {1, 2, 9, 25}) {
+      for (const WeightLayout layout : {WeightLayout::taps, WeightLayout::channel_pairs}) {
+        INFO("Cg " << Cg << " taps " << T << " layout " << static_cast<int>(layout));
+        const WeightPacking pk{layout, Cg, T};
+        const int64_t K = Cg * T;
+        // taps: K rounded up to even; channel pairs: a pair per two channels and tap
+        CHECK(pk.row() == (layout == WeightLayout::taps ? K + K % 2 : (Cg + 1) / 2 * 2 * T));
+        std::vector<int64_t> at(static_cast<size_t>(pk.row()), -1);
+        for (int64_t k = 0; k < K; ++k) {
+          const int64_t m = pk.column(k);
+          REQUIRE(m >= 0);
+          REQUIRE(m < pk.row());
+          CHECK(at[m] == -1);  // no two taps share a place
+          at[m] = k;
+          CHECK(pk.tap_at(m) == k);
+          // channel pairs: channels 2q, 2q + 1 of one tap side by side
+          if (layout == WeightLayout::channel_pairs) CHECK(m == ((k / T / 2) * T + k % T) * 2 + k / T % 2);
+        }
+        for (int64_t m = 0; m < pk.row(); ++m)
+          if (at[m] == -1) CHECK(pk.tap_at(m) == -1);
+        const int64_t KH = T == 2 ? 1 : T == 9 ? 3 : T == 25 ? 5 : 1, KW = T / KH;
+        Tensor w = Tensor::empty({3, Cg, KH, KW}, DType::Int8);
+        for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>(r.in(-128, 127));
+        const Tensor packed = pack_weight(w, layout);
+        REQUIRE(packed.shape() == Shape{3, pk.row()});
+        for (int64_t o = 0; o < 3; ++o)
+          for (int64_t m = 0; m < pk.row(); ++m)
+            CHECK(packed.data<int16_t>()[o * pk.row() + m] == (at[m] < 0 ? 0 : w.data<int8_t>()[o * K + at[m]]));
+      }
+    }
+  }
+  CHECK_THROWS_AS(pack_weight(Tensor::zeros({4, 6}, DType::Int8), WeightLayout::channel_pairs), ValueError);
+  Int8Params p;
+  p.weight_layout = 2;
+  CHECK_THROWS_AS(Int8Params::from(p.to_tensor()), ValueError);
+}
+
+TEST_CASE("int8.conv2d: a weight packed in one layout and params naming the other is a typed error", "[lower][int8]") {
+  const OpFn* conv = find_op(target::int8_conv2d);
+  REQUIRE(conv);
+  Graph g;
+  const Node* node = g.call_function(target::int8_conv2d, {});
+  Int8Params p;
+  p.kernel_h = p.kernel_w = 3, p.pad_h = p.pad_w = 1;
+  const Tensor x = Tensor::zeros({1, 9, 5, 5}, DType::Int8), w = Tensor::zeros({2, 9, 3, 3}, DType::Int8);  // Cg 9: rows of 82 and 90
+  const Tensor bias = Tensor::zeros({2}, DType::Int32), scale = Tensor::full({2}, 0.01f);
+  for (const WeightLayout layout : {WeightLayout::taps, WeightLayout::channel_pairs}) {
+    p.weight_layout = static_cast<int32_t>(layout == WeightLayout::taps ? WeightLayout::channel_pairs : WeightLayout::taps);
+    const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(p.to_tensor()), Value(pack_weight(w, layout)),
+                                    Value(bias), Value(scale)};
+    CHECK_THROWS_AS((*conv)(OpArgs{values, *node}), RuntimeError);
+  }
 }

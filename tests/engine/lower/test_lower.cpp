@@ -353,17 +353,31 @@ TEST_CASE("the integer picture of a lowered conv2d and linear reproduces the op'
   for (const auto kind : {kernels::RequantKind::fp32, kernels::RequantKind::fixed_point}) {
     GraphModule converted = converted_model("tiny", paths()[0], data);
     Lowered l = lower(converted, {LowerBackend::xnnpack, kind});
-    for (const char* name : {"conv2d", "conv2d_2", "linear"}) {
+    const auto weight_codes = node_values(converted, data.back());
+    // conv2d (3 channels in) packs its weight in taps, conv2d_2 (16, stride 1) in channel pairs
+    for (const auto& [op, layout] : {std::pair{"conv2d", WeightLayout::taps}, std::pair{"conv2d_2", WeightLayout::channel_pairs},
+                                     std::pair{"linear", WeightLayout::taps}}) {
+      const std::string name = op;  // (a structured binding cannot be captured by clang 14's lambdas)
       INFO(name);
       Tensor out;
       run_graph(l.gm, {data.back()}, [&](const Node& n, const Value& v) {
         if (n.name == name) out = std::get<Tensor>(v.v);
       });
       REQUIRE(out.numel() > 0);
+      CHECK(Int8Params::from(l.gm.get_tensor(int8_args(*l.gm.graph.find(name))->params->target)).weight_layout ==
+            static_cast<int32_t>(layout));
+      // the converted graph's int8 weight codes (its weight dequantize's input), [O, K] in (c, i, j) order
+      const auto wq = qdq_args(*arg_node(converted.graph.find(name), 1));
+      REQUIRE(wq);
+      const Tensor& w = weight_codes.at(wq->input->name);
+      REQUIRE(w.dtype() == DType::Int8);
       for (int64_t index : {int64_t{0}, out.numel() / 3, out.numel() - 1}) {
         const IntegerPicture p = integer_picture(l.gm, name, {data.back()}, index);
         CHECK(p.output == out.data<int8_t>()[index]);
         CHECK(p.inputs.size() == p.weights.size());
+        const int64_t K = w.numel() / w.size(0);
+        REQUIRE(static_cast<int64_t>(p.weights.size()) == K);
+        CHECK(p.weights == std::vector<int32_t>(w.data<int8_t>() + p.channel * K, w.data<int8_t>() + (p.channel + 1) * K));
         int64_t sum = 0;
         for (int32_t v : p.products) sum += v;
         CHECK(sum == p.accumulator);

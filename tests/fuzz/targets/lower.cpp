@@ -4,9 +4,12 @@
 // or without folding, then some static quantize / dequantize nodes given any qparams (scale NaN, 0, negative,
 // huge or denormal; any zero point; quant_min / quant_max swapped or out of the dtype's range), lowered for
 // either backend with any requantization, run on any input (values or shape), and the integer pictures of any
-// node at none, one or a few indices.
+// node at none, one or a few indices; then, at times, a conv's params edited to name the other weight layout
+// (int8_ops.h WeightLayout) and the graph run and pictured again.
 #include "graph/quantized_decomposed.h"
+#include "graph/targets.h"
 #include "graph_input.h"
+#include "lower/int8_ops.h"
 #include "lower/integer_picture.h"
 #include "lower/lower.h"
 #include "pt2e/convert.h"
@@ -72,6 +75,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const Node* n : l.gm.graph.nodes()) names.push_back(n->name);
     std::vector<int64_t> indices(static_cast<size_t>(in.range(0, 3)));  // none, one or a few elements in one call
     for (int64_t& i : indices) i = in.flag() ? in.range(0, 64) : in.edgy_int();
-    integer_pictures(l.gm, in.name(names), x, indices);
+    fuzz::expect_typed([&] { integer_pictures(l.gm, in.name(names), x, indices); });
+    std::vector<Node*> convs;
+    for (Node* n : l.gm.graph.nodes())
+      if (is_call(n, target::int8_conv2d)) convs.push_back(n);
+    if (convs.empty() || !in.flag()) return;
+    const Node* conv = in.pick(convs);
+    const std::string params = int8_args(*conv)->params->target;
+    Int8Params p = Int8Params::from(l.gm.get_tensor(params));
+    p.weight_layout = p.weight_layout == static_cast<int32_t>(WeightLayout::taps) ? static_cast<int32_t>(WeightLayout::channel_pairs)
+                                                                                 : static_cast<int32_t>(WeightLayout::taps);
+    l.gm.set_tensor(params, p.to_tensor());
+    fuzz::expect_typed([&] { l.gm.forward(x); });
+    integer_pictures(l.gm, conv->name, x, indices);
   });
 }
