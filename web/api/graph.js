@@ -82,11 +82,7 @@ export function installGraph(pt, M, tools) {
         if (typeof values !== 'object' || Array.isArray(values)) {
           throw new pt.errors.TypeError(`graph_view(): argument 'values' must be an object of node name -> number, got ${show(values)}`);
         }
-        for (const k of Object.keys(values)) {
-          const v = values[k];
-          if (typeof v !== 'number') throw new pt.errors.TypeError(`graph_view(): values[${show(k)}] must be a number, got ${show(v)}`);
-          own[k] = v;
-        }
+        for (const k of Object.keys(values)) own[k] = pt.check.number('graph_view', values[k], `values[${show(k)}]`);
       }
       return call((h, v) => h.graph_view(v), this.handle, own);
     }

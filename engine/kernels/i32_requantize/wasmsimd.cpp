@@ -21,7 +21,6 @@ namespace pt::kernels {
 namespace {
 
 template <RequantKind Kind> struct Step {
-  const Requantization& r;
   v128_t scale;                                          // fp32, f32_output
   int32_t shift;
   v128_t lo, hi, magic, magic_less_zp;                   // fp32
@@ -32,8 +31,7 @@ template <RequantKind Kind> struct Step {
   v128_t bias_f32, min_f32;                              // f32_output
 
   explicit Step(const Requantization& rq)
-      : r(rq),
-        scale(wasm_f32x4_splat(rq.scale)),
+      : scale(wasm_f32x4_splat(rq.scale)),
         shift(rq.shift),
         lo(wasm_f32x4_splat(static_cast<float>(rq.qmin - rq.zero_point))),
         hi(wasm_f32x4_splat(static_cast<float>(rq.qmax - rq.zero_point))),
