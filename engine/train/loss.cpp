@@ -7,7 +7,27 @@
 
 namespace pt {
 
-Loss cross_entropy(const Tensor& input, const Tensor& target) {
+Reduction reduction_from_name(const std::string& name) {
+  if (name == "none") return Reduction::none;
+  if (name == "mean") return Reduction::mean;
+  if (name == "sum") return Reduction::sum;
+  throw ValueError(name + " is not a valid value for reduction");
+}
+
+namespace {
+
+// A 0-dim total (mean: over `count`) or the per-sample values, as the reduction asks.
+Tensor reduce(Reduction r, const Shape& none_shape, const std::vector<double>& each, double total, double count) {
+  if (r == Reduction::sum) return Tensor::scalar(static_cast<float>(total));
+  if (r == Reduction::mean) return Tensor::scalar(static_cast<float>(total / count));
+  Tensor t = Tensor::uninitialized(none_shape);
+  for (size_t i = 0; i < each.size(); ++i) t.data<float>()[i] = static_cast<float>(each[i]);
+  return t;
+}
+
+}  // namespace
+
+Loss CrossEntropy::operator()(const Tensor& input, const Tensor& target, const CrossEntropyOptions& o) const {
   if (input.dtype() != DType::Float32)
     throw TypeError(std::string("cross_entropy: expected a float32 input, got ") + dtype_name(input.dtype()));
   if (input.dim() != 2)
@@ -20,30 +40,63 @@ Loss cross_entropy(const Tensor& input, const Tensor& target) {
   if (target.dim() != 1 || target.size(0) != N)
     throw ValueError("Expected input batch_size (" + std::to_string(N) + ") to match target batch_size (" +
                      std::to_string(target.dim() == 1 ? target.size(0) : target.numel()) + ").");
+  if (!(o.label_smoothing >= 0.0 && o.label_smoothing <= 1.0))
+    throw RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: " + std::to_string(o.label_smoothing));
+  if (o.weight && (o.weight->dtype() != DType::Float32 || o.weight->dim() != 1 || o.weight->numel() != C))
+    throw RuntimeError("weight tensor should be defined either for all " + std::to_string(C) +
+                       " classes or no classes but got weight tensor of shape: " + shape_str(o.weight->shape()) +
+                       (o.weight->dtype() != DType::Float32 ? std::string(" (") + dtype_name(o.weight->dtype()) + ", expected float32)" : ""));
   const int32_t* t = target.data<int32_t>();
   for (int64_t i = 0; i < N; ++i)
-    if (t[i] < 0 || t[i] >= C) throw IndexError("Target " + std::to_string(t[i]) + " is out of bounds.");
+    if (t[i] != o.ignore_index && (t[i] < 0 || t[i] >= C)) throw IndexError("Target " + std::to_string(t[i]) + " is out of bounds.");
   if (N == 0) throw ValueError("cross_entropy: the batch is empty");
   const float* x = input.data<float>();
-  Tensor grad = Tensor::empty(input.shape());
-  float* g = grad.data<float>();
-  double total = 0;
-  std::vector<double> e(static_cast<size_t>(C));
+  const float* wt = o.weight ? o.weight->data<float>() : nullptr;
+  const auto w = [&](int64_t c) { return wt ? static_cast<double>(wt[c]) : 1.0; };
+  const double eps = o.label_smoothing, keep = 1.0 - eps, spread = eps / static_cast<double>(C);
+  double w_all = 0;  // Σ_c w[c]: the smoothing term's gradient
+  for (int64_t c = 0; c < C; ++c) w_all += w(c);
+  // The samples' losses and the mean's denominator first; the gradient then scales by it.
+  std::vector<double> each(static_cast<size_t>(N), 0.0), e(static_cast<size_t>(N * C));
+  std::vector<double> sums(static_cast<size_t>(N), 1.0);
+  double total = 0, count = 0;
   for (int64_t i = 0; i < N; ++i) {
+    if (t[i] == o.ignore_index) continue;
     const float* row = x + i * C;
+    double* ei = e.data() + i * C;
     double mx = row[0];
     for (int64_t c = 1; c < C; ++c) mx = std::max(mx, static_cast<double>(row[c]));
     double sum = 0;
-    for (int64_t c = 0; c < C; ++c) sum += e[c] = std::exp(static_cast<double>(row[c]) - mx);
+    for (int64_t c = 0; c < C; ++c) sum += ei[c] = std::exp(static_cast<double>(row[c]) - mx);
     const double log_sum = std::log(sum);
-    total -= static_cast<double>(row[t[i]]) - mx - log_sum;  // -log_softmax at the target
-    for (int64_t c = 0; c < C; ++c)
-      g[i * C + c] = static_cast<float>((e[c] / sum - (c == t[i] ? 1.0 : 0.0)) / static_cast<double>(N));
+    sums[i] = sum;
+    double loss = w(t[i]) * -(static_cast<double>(row[t[i]]) - mx - log_sum);  // −w[t] · log_softmax at t
+    if (eps != 0.0) {
+      double smooth = 0;
+      for (int64_t c = 0; c < C; ++c) smooth -= w(c) * (static_cast<double>(row[c]) - mx - log_sum);
+      loss = keep * loss + spread * smooth;
+    }
+    each[i] = loss;
+    total += loss;
+    count += w(t[i]);
   }
-  return {Tensor::scalar(static_cast<float>(total / static_cast<double>(N))), grad};
+  Tensor grad = Tensor::zeros(input.shape());  // an ignored sample's row stays 0
+  float* g = grad.data<float>();
+  for (int64_t i = 0; i < N; ++i) {
+    if (t[i] == o.ignore_index) continue;
+    const double* ei = e.data() + i * C;
+    for (int64_t c = 0; c < C; ++c) {
+      const double p = ei[c] / sums[i];
+      // d loss_i / d x[i, c]: w[t] (p − [c = t]) kept, and ε/C (p Σw − w[c]) from the smoothing
+      double d = w(t[i]) * (p - (c == t[i] ? 1.0 : 0.0));
+      if (eps != 0.0) d = keep * d + spread * (p * w_all - w(c));
+      g[i * C + c] = static_cast<float>(o.reduction == Reduction::mean ? d / count : d);
+    }
+  }
+  return {reduce(o.reduction, {N}, each, total, count), grad};
 }
 
-Loss mse_loss(const Tensor& input, const Tensor& target) {
+Loss MseLoss::operator()(const Tensor& input, const Tensor& target, Reduction reduction) const {
   if (input.dtype() != DType::Float32 || target.dtype() != DType::Float32)
     throw TypeError(std::string("mse_loss: expected float32 input and target, got ") + dtype_name(input.dtype()) +
                     " and " + dtype_name(target.dtype()));
@@ -55,14 +108,16 @@ Loss mse_loss(const Tensor& input, const Tensor& target) {
   const float* y = target.data<float>();
   Tensor grad = Tensor::empty(input.shape());
   float* g = grad.data<float>();
-  const double n = static_cast<double>(input.numel());
+  const double n = static_cast<double>(input.numel()), dn = reduction == Reduction::mean ? n : 1.0;
+  std::vector<double> each(reduction == Reduction::none ? static_cast<size_t>(input.numel()) : 0);
   double total = 0;
   for (int64_t i = 0; i < input.numel(); ++i) {
     const double d = static_cast<double>(x[i]) - y[i];
     total += d * d;
-    g[i] = static_cast<float>(2.0 * d / n);
+    if (!each.empty()) each[i] = d * d;
+    g[i] = static_cast<float>(2.0 * d / dn);
   }
-  return {Tensor::scalar(static_cast<float>(total / n)), grad};
+  return {reduce(reduction, input.shape(), each, total, n), grad};
 }
 
 }  // namespace pt

@@ -115,6 +115,61 @@ test('out.backward(cotangent) for a model whose output is not a class score; mse
   assert.equal(loss.grad_fn.name, 'MseLossBackward0');
 }));
 
+test('cross_entropy / mse_loss keyword arguments: values as torch 1.13; reduction none takes a cotangent', () => pt.scope(() => {
+  const g = golden('losses');
+  // tests/golden/gen_grad.py gen_losses (engine/train/test_losses.cpp checks the gradients too)
+  const cases = {
+    ce_weight: { weight: g('ce_weight.weight') },
+    ce_sum: { reduction: 'sum' },
+    ce_none: { weight: g('ce_none.weight'), ignore_index: 2, reduction: 'none' },
+    ce_smooth_weight: { weight: g('ce_smooth_weight.weight'), ignore_index: 3, label_smoothing: 0.25 },
+    ce_smooth_none: { weight: g('ce_smooth_none.weight'), label_smoothing: 0.3, reduction: 'none' },
+  };
+  for (const [c, kw] of Object.entries(cases)) {
+    const loss = F.cross_entropy(g(`${c}.x`), g(`${c}.labels`, 'int32'), kw);
+    assert.deepEqual(loss.shape, g(`${c}.loss`).shape, c);
+    assert.ok(maxRel(loss.data(), g(`${c}.loss`).data()) <= 1e-4, c);
+  }
+  const mse = F.mse_loss(g('mse_none.x'), g('mse_none.t'), { reduction: 'none' });
+  assert.ok(maxRel(mse.data(), g('mse_none.loss').data()) <= 1e-4);
+  assert.ok(Number.isNaN(F.cross_entropy(g('ce_all_ignored.x'), g('ce_all_ignored.labels', 'int32')).item()));
+
+  // Through a model: backward(cotangent) of the per-sample losses gives the gradient of their weighted sum.
+  const gm = mlp();
+  const x = pt.randn([4, 16]);
+  const labels = [0, 1, 2, 3];
+  const none = F.cross_entropy(gm.forward(x), labels, { reduction: 'none', label_smoothing: 0.1 });
+  assert.deepEqual(none.shape, [4]);
+  assert.throws(() => none.backward(), (e) => e instanceof pt.RuntimeError && /only for scalar outputs/.test(e.message));
+  assert.throws(() => none.backward(pt.tensor([1, 1, 1], [3])), (e) => e instanceof pt.RuntimeError && /Mismatch in shape/.test(e.message));
+  none.backward(pt.tensor([2, 2, 2, 2], [4]));
+  const viaNone = gm.named_parameters()[0][1].grad.data();
+  gm.zero_grad();
+  F.cross_entropy(gm.forward(x), labels, { reduction: 'sum', label_smoothing: 0.1 }).backward(pt.tensor([2], []));
+  const viaSum = gm.named_parameters()[0][1].grad.data();
+  assert.ok(maxRel(viaNone, viaSum) <= 1e-6, 'none with cotangent 2 = 2 x sum');
+  assert.ok(viaSum.some((v) => v !== 0));
+
+  // Typed errors naming the argument, as torch's.
+  const out = gm.forward(x);
+  const bad = [
+    [{ reduction: 'avg' }, pt.ValueError, /avg is not a valid value for reduction/],
+    [{ size_average: true }, pt.TypeError, /unexpected keyword argument 'size_average'/],
+    [{ label_smoothing: 2 }, pt.RuntimeError, /label_smoothing must be between 0.0 and 1.0/],
+    [{ label_smoothing: '0.1' }, pt.TypeError, /label_smoothing/],
+    [{ weight: pt.tensor([1, 1, 1], [3]) }, pt.RuntimeError, /for all 4 classes or no classes/],
+    [{ weight: [1, 2, 3, 4] }, pt.TypeError, /weight/],
+    [{ ignore_index: 1.5 }, pt.TypeError, /ignore_index/],
+    [{ ignore_index: 2 ** 60 }, pt.ValueError, /ignore_index/],
+    ['sum', pt.TypeError, /options/],
+  ];
+  for (const [kw, E, re] of bad) {
+    assert.throws(() => F.cross_entropy(out, labels, kw), (e) => e instanceof E && re.test(e.message), JSON.stringify(kw));
+  }
+  assert.throws(() => F.mse_loss(out, out, { label_smoothing: 0.1 }), (e) => e instanceof pt.TypeError && /unexpected keyword argument 'label_smoothing'/.test(e.message));
+  assert.ok(Number.isFinite(F.cross_entropy(gm.forward(x), labels).item()), 'the model still computes');
+}));
+
 test('state_dict / load_state_dict round trip between two models; strict=false reports keys', () => pt.scope(() => {
   pt.manual_seed(1);
   const a = pt.export(pt.get_model('stem'), [pt.randn([2, 3, 16, 16])]);

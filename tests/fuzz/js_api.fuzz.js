@@ -165,6 +165,20 @@ export async function fuzzApi(pt, { calls = 100000, seed = 1, verbose = false, l
       const g = anyOf('gm', makers.gm);
       return new (chance(0.5) ? pt.optim.SGD : pt.optim.Adam)(chance(0.8) ? g.parameters() : value(1), chance(0.6) ? { lr: 0.01 } : kwargs());
     },
+    // A loss of a recorded output with torch's keyword arguments, often valid, then backward with or without a
+    // cotangent. Its result is a tensor, kept out of the pool like integer_picture's.
+    loss: () => {
+      const g = anyOf('gm', makers.gm);
+      const x = pt.randn([1 + int(3), ...pick(inputShapes)]);
+      let out;
+      try { out = g.forward(x); } catch { out = x; }
+      const o = Array.isArray(out) ? out[0] : out;
+      const kw = chance(0.7) ? { reduction: pick(['mean', 'sum', 'none', 'avg', value(1)]), label_smoothing: chance(0.5) ? Math.random() : value(1),
+        ignore_index: chance(0.5) ? int(4) : value(1), weight: chance(0.5) ? null : chance(0.5) ? pt.rand([o.shape?.[1] ?? 1]) : value(1) } : kwargs();
+      const loss = chance(0.7) ? pt.nn.functional.cross_entropy(o, chance(0.8) ? Array.from({ length: o.shape?.[0] ?? 1 }, () => int(5)) : value(1), kw)
+        : pt.nn.functional.mse_loss(o, chance(0.8) ? pt.randn(o.shape ?? [1]) : value(1), chance(0.5) ? { reduction: kw.reduction } : kw);
+      loss.backward(chance(0.5) ? undefined : chance(0.7) ? pt.rand(loss.shape) : value(1));
+    },
     loop: () => {
       const g = anyOf('gm', makers.gm);
       const opt = new pt.optim.SGD(g.parameters(), { lr: 0.01 });

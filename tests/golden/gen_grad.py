@@ -20,6 +20,10 @@ ops        per case <c>: the inputs, a random cotangent <c>.g (or a loss), the o
            after.<buffer> = the running statistics after the forward.
 optim      a parameter p [7] and three gradients g1..g3; for each optimizer configuration <o> the
            parameter after each step, <o>.p1 .. <o>.p3 (torch's single-tensor path, foreach=False).
+losses     F.cross_entropy and F.mse_loss with torch's keyword arguments: per case <c> the input <c>.x, labels
+           <c>.labels (or target <c>.t), class weights <c>.weight where given, the loss <c>.loss and <c>.dx (the
+           gradient of sum(loss * <c>.g) for reduction='none', of the loss otherwise); the keyword arguments are
+           repeated in tests/engine/train/test_losses.cpp next to each case name.
 tiny_<opt> three training steps of TinyConvNet (seed-0 init) with SGD(lr=0.05, momentum=0.9,
            dampening=0.1, weight_decay=1e-3) / Adam(lr=0.01, betas=(0.9, 0.99), eps=1e-6,
            weight_decay=1e-3): per step k (x<k> [8, 3, 16, 16], labels<k>): loss<k> (before the update),
@@ -184,6 +188,46 @@ def gen_model(name):
     w.save(name)
 
 
+def gen_losses():
+    w = Writer()
+    torch.manual_seed(11)
+    r = torch.randn
+
+    def ce(name, n, c, ignore=(), **kw):
+        x, labels = leaf(2 * r(n, c)), torch.randint(0, c, (n,))
+        for i in ignore:
+            labels[i] = kw.get("ignore_index", -100)
+        if kw.pop("weighted", False):
+            kw["weight"] = torch.rand(c) + 0.25
+            w.add(name + ".weight", kw["weight"])
+        loss = F.cross_entropy(x, labels, **kw)
+        g = r(*loss.shape) if loss.dim() else None
+        loss.backward(g)
+        w.add(name + ".x", x), w.add(name + ".labels", labels.float()), w.add(name + ".loss", loss)
+        w.add(name + ".dx", x.grad)
+        if g is not None:
+            w.add(name + ".g", g)
+
+    ce("ce_weight", 7, 5, ignore=(3,), weighted=True)
+    ce("ce_sum", 6, 4, reduction="sum")
+    ce("ce_none", 5, 6, ignore=(1,), ignore_index=2, reduction="none", weighted=True)
+    ce("ce_smooth", 8, 5, label_smoothing=0.1)
+    ce("ce_smooth_weight", 7, 4, ignore=(0, 5), ignore_index=3, label_smoothing=0.25, weighted=True)
+    ce("ce_smooth_sum", 4, 3, label_smoothing=0.4, reduction="sum", weighted=True)
+    ce("ce_smooth_none", 6, 5, ignore=(2,), label_smoothing=0.3, reduction="none", weighted=True)
+    ce("ce_all_ignored", 3, 4, ignore=(0, 1, 2))  # mean over no sample: 0 / 0
+    for red in ("sum", "none"):
+        x, t = leaf(r(3, 4, 5)), r(3, 4, 5)
+        loss = F.mse_loss(x, t, reduction=red)
+        g = r(*loss.shape) if loss.dim() else None
+        loss.backward(g)
+        name = "mse_" + red
+        w.add(name + ".x", x), w.add(name + ".t", t), w.add(name + ".loss", loss), w.add(name + ".dx", x.grad)
+        if g is not None:
+            w.add(name + ".g", g)
+    w.save("losses")
+
+
 def gen_optim():
     w = Writer()
     torch.manual_seed(9)
@@ -242,6 +286,7 @@ if __name__ == "__main__":
     for name in gen_models.ZOO:
         gen_model(name)
     gen_optim()
+    gen_losses()
     gen_tiny_steps("sgd", lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-3,
                                                      foreach=False))
     gen_tiny_steps("adam", lambda ps: torch.optim.Adam(ps, lr=0.01, betas=(0.9, 0.99), eps=1e-6, weight_decay=1e-3,

@@ -85,15 +85,26 @@ export function installTrain(pt, M, tools) {
   };
 
   // A loss of a recorded output: its value, with a grad_fn that seeds the output with d loss / d output.
-  function lossOf(kind, name, input, target) {
+  // With reduction 'none' the value holds one loss per sample (cross_entropy) or element (mse_loss), and
+  // backward(gradient) scales each sample's row of the gradient by its cotangent.
+  function lossOf(kind, name, input, target, o) {
     tensorArg(kind, input, 'input');
-    const r = call(M.loss, kind, input.handle, target.handle);
+    const r = call(M.loss, kind, input.handle, target.handle, o.reduction, o.weight ? o.weight.handle : null, o.ignore_index, o.label_smoothing);
     const value = T(r.value);
     const grad = T(r.grad);
     const source = gradFns.get(input);
     if (source) {
       gradFns.set(value, new GradFn(name, (gradient) => {
-        const g = gradient === undefined ? grad : grad.mul(gradient.item());
+        if (gradient !== undefined && !sameShape(gradient.shape, value.shape)) {
+          throw new E.RuntimeError(`Mismatch in shape: grad_output[0] has a shape of ${shapeStr(gradient.shape)} and output[0] has a shape of ${shapeStr(value.shape)}.`);
+        }
+        let g = grad;
+        if (gradient !== undefined && o.reduction !== 'none') g = grad.mul(gradient.item());
+        else if (gradient !== undefined) {  // each sample's row (mse_loss: element) times its cotangent, in float
+          const d = grad.data(), c = gradient.data(), row = d.length / Math.max(c.length, 1);
+          for (let i = 0; i < d.length; i++) d[i] *= c[Math.floor(i / row)];
+          g = pt.tensor(d, grad.shape);
+        }
         source.run(g);
       }));
     } else {
@@ -101,16 +112,46 @@ export function installTrain(pt, M, tools) {
     }
     return value;
   }
+  const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
+  const shapeStr = (s) => `torch.Size([${s.join(', ')}])`;
+  // torch's keyword arguments of each loss, with their defaults.
+  const lossKeys = {
+    cross_entropy: { weight: null, ignore_index: -100, reduction: 'mean', label_smoothing: 0.0 },
+    mse_loss: { reduction: 'mean' },
+  };
+  function lossOptions(kind, options) {
+    const given = tools.check.options(kind, options);
+    const o = { ...lossKeys.cross_entropy, ...lossKeys[kind] };
+    for (const [k, v] of Object.entries(given)) {
+      if (!(k in lossKeys[kind])) throw new E.TypeError(`${kind}() got an unexpected keyword argument '${k}'`);
+      o[k] = v;
+    }
+    tools.check.string(kind, o.reduction, 'reduction');
+    if (!['none', 'mean', 'sum'].includes(o.reduction)) throw new E.ValueError(`${o.reduction} is not a valid value for reduction`);
+    if (o.weight !== null && o.weight !== undefined) tensorArg(kind, o.weight, 'weight');
+    else o.weight = null;
+    o.ignore_index = Number(tools.check.integer(kind, o.ignore_index, 'ignore_index'));
+    if (!Number.isSafeInteger(o.ignore_index)) throw new E.ValueError(`${kind}(): argument 'ignore_index' is too large to be exact`);
+    o.label_smoothing = tools.check.number(kind, o.label_smoothing, 'label_smoothing');
+    return o;
+  }
   const labels = (fn, target) => {
     if (Array.isArray(target) || ArrayBuffer.isView(target)) return pt.tensor(Array.from(target), [target.length], 'int32');
     return tensorArg(fn, target, 'target');
   };
   pt.nn = pt.nn ?? {};
   pt.nn.functional = pt.nn.functional ?? {};
-  // F.cross_entropy(input [N, C], target: int32 class indices, a Tensor or an array); mean reduction.
-  pt.nn.functional.cross_entropy = (input, target) => lossOf('cross_entropy', 'NllLossBackward0', input, labels('cross_entropy', target));
-  // F.mse_loss(input, target), same shape; mean reduction.
-  pt.nn.functional.mse_loss = (input, target) => lossOf('mse_loss', 'MseLossBackward0', input, tensorArg('mse_loss', target, 'target'));
+  // F.cross_entropy(input [N, C], target: int32 class indices (a Tensor or an array), { weight, ignore_index,
+  // reduction, label_smoothing }): torch's keyword arguments and defaults (engine/train/loss.h).
+  pt.nn.functional.cross_entropy = (input, target, options) => {
+    const o = lossOptions('cross_entropy', options);
+    return lossOf('cross_entropy', 'NllLossBackward0', input, labels('cross_entropy', target), o);
+  };
+  // F.mse_loss(input, target, { reduction }), same shape.
+  pt.nn.functional.mse_loss = (input, target, options) => {
+    const o = lossOptions('mse_loss', options);
+    return lossOf('mse_loss', 'MseLossBackward0', input, tensorArg('mse_loss', target, 'target'), o);
+  };
 
   // ---- parameters ----
   // nn.Parameter: a GraphModule's trainable tensor by name. data shares storage with the module (an

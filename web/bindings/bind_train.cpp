@@ -57,9 +57,23 @@ void tape_backward(const TapeHandle& t, const val& grads) {
   });
 }
 
-val loss(const std::string& name, const Tensor& input, const Tensor& target) {
+// F.cross_entropy / F.mse_loss with torch's keyword arguments, checked by web/api/train.js: reduction's name,
+// the class weights (a Tensor or null), ignore_index (an integer within ±2^53) and label_smoothing
+// (cross_entropy's; mse_loss takes only the reduction).
+val loss(const std::string& name, const Tensor& input, const Tensor& target, const std::string& reduction,
+         const val& weight, double ignore_index, double label_smoothing) {
   return ptjs::guarded([&] {
-    const pt::Loss l = loss_by_name(name)(input, target);
+    const pt::Reduction r = pt::reduction_from_name(reduction);
+    pt::Loss l;
+    if (name == "cross_entropy") {
+      pt::CrossEntropyOptions o{.ignore_index = static_cast<int64_t>(ignore_index), .reduction = r, .label_smoothing = label_smoothing};
+      if (!weight.isNull() && !weight.isUndefined()) o.weight = weight.as<Tensor>();
+      l = pt::cross_entropy(input, target, o);
+    } else if (name == "mse_loss") {
+      l = pt::mse_loss(input, target, r);
+    } else {
+      loss_by_name(name);  // throws, naming the losses there are
+    }
     val out = val::object();
     out.set("value", l.value);
     out.set("grad", l.grad);
