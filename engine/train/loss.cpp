@@ -2,6 +2,7 @@
 #include "train/loss.h"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,7 @@ Loss CrossEntropy::operator()(const Tensor& input, const Tensor& target, const C
     throw ValueError("Expected input batch_size (" + std::to_string(N) + ") to match target batch_size (" +
                      std::to_string(target.dim() == 1 ? target.size(0) : target.numel()) + ").");
   if (!(o.label_smoothing >= 0.0 && o.label_smoothing <= 1.0))
-    throw RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: " + std::to_string(o.label_smoothing));
+    throw RuntimeError((std::ostringstream() << "label_smoothing must be between 0.0 and 1.0. Got: " << o.label_smoothing).str());
   if (o.weight && (o.weight->dtype() != DType::Float32 || o.weight->dim() != 1 || o.weight->numel() != C))
     throw RuntimeError("weight tensor should be defined either for all " + std::to_string(C) +
                        " classes or no classes but got weight tensor of shape: " + shape_str(o.weight->shape()) +

@@ -210,3 +210,18 @@ test('ExecuTorch dynamic config: a conv whose only user is relu stays float, a c
   assert.equal(pt.observer_nodes(p).length, 2);
   assert.equal(p.annotation('relu'), null);
 });
+
+test('convert_pt2e takes torch\'s positional booleans or their names in an options object, and nothing else', () => pt.scope(() => {
+  const prepared = () => {
+    const p = pt.prepare_pt2e(pt.export(pt.get_model('mlp'), [pt.randn([2, 16])]), new pt.XNNPACKQuantizer().set_global(pt.get_symmetric_quantization_config()));
+    p.forward(pt.randn([2, 16]));
+    return p;
+  };
+  const ops = (g) => JSON.stringify(pt.count_ops(g));
+  const reference = ops(pt.convert_pt2e(prepared(), true));
+  assert.notEqual(reference, ops(pt.convert_pt2e(prepared())), 'the reference representation is another graph');
+  assert.equal(ops(pt.convert_pt2e(prepared(), { use_reference_representation: true })), reference);
+  assert.equal(ops(pt.convert_pt2e(prepared(), false, false)), ops(pt.convert_pt2e(prepared(), { fold_quantize: false })));
+  assert.throws(() => pt.convert_pt2e(prepared(), 'yes'), (e) => e instanceof pt.TypeError && /use_reference_representation' must be a bool/.test(e.message));
+  assert.throws(() => pt.convert_pt2e(prepared(), { reference: true }), (e) => e instanceof pt.TypeError && /unexpected keyword argument 'reference'/.test(e.message));
+}));

@@ -238,7 +238,6 @@ export const check = {
     if (typeof v !== 'string') throw new TypeError_(`${fnName}(): argument '${argName}' must be a string, got ${typeName(v)} ${show(v)}`);
     return v;
   },
-  // A plain object of options (undefined = none given).
   // A list as a plain array read once by index (a Proxy or a sparse giant cannot run a loop of ours), at most
   // `max` long; each element as given.
   list(fnName, v, argName, max = 1 << 20) {
@@ -249,9 +248,16 @@ export const check = {
     for (let i = 0; i < n; i++) out[i] = v[i];
     return out;
   },
-  options(fnName, v, argName = 'options') {
+  // A plain object of options (undefined = none given). With `keys` (the names the function takes, torch's keyword
+  // arguments), any other name is a TypeError in Python's words, so a misspelt option is not silently dropped.
+  options(fnName, v, argName = 'options', keys = null) {
     if (v === undefined) return {};
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError_(`${fnName}(): argument '${argName}' must be an object of options, got ${typeName(v)}`);
+    if (keys) {
+      for (const k of Object.keys(v)) {
+        if (!keys.includes(k)) throw new TypeError_(`${fnName}() got an unexpected keyword argument '${k}'`);
+      }
+    }
     return v;
   },
 };

@@ -101,7 +101,7 @@ export function installGraph(pt, M, tools) {
   pt.model_names = () => M.model_names();
   pt.get_model = (name, opts = {}) => {
     if (typeof name !== 'string') throw new pt.errors.TypeError(`get_model(): argument 'name' must be a string`);
-    opts = tools.check.options('get_model', opts, 'opts');
+    opts = tools.check.options('get_model', opts, 'opts', ['ch', 'num_classes']);
     for (const k of ['ch', 'num_classes']) {
       if (opts[k] !== undefined && !(Number.isInteger(opts[k]) && opts[k] > 0)) {
         throw new pt.errors.ValueError(`get_model(): option '${k}' must be a positive integer, got ${show(opts[k])}`);
@@ -119,7 +119,7 @@ export function installGraph(pt, M, tools) {
   // label i % 4 (bars, ring, checker, gradient), drawn in [0, 1] and normalized per channel with the set's own
   // mean / std; deterministic, from a private generator (the default generator is untouched). [{ x, labels }]
   pt.calibration_batches = (opts) => {
-    const { n, batch_size } = tools.check.options('calibration_batches', opts);
+    const { n, batch_size } = tools.check.options('calibration_batches', opts, 'opts', ['n', 'batch_size']);
     return call(M.calibration_batches, check('calibration_batches', n, 'n'), check('calibration_batches', batch_size, 'batch_size'))
       .map((b) => ({ x: T(b.x), labels: T(b.labels) }));
   };

@@ -36,7 +36,7 @@ export function installLower(pt, M, tools) {
   };
 
   pt.lower = (converted, backend = 'xnnpack', options) => {
-    const { requantization = 'fp32' } = pt.check.options('lower', options);
+    const { requantization = 'fp32' } = pt.check.options('lower', options, 'options', ['requantization']);
     if (!backends.includes(backend)) throw new E.ValueError(`lower(): backend must be one of ${backends.join(', ')}, got ${show(backend)}`);
     if (!requantizations.includes(requantization)) {
       throw new E.ValueError(`lower(): requantization must be one of ${requantizations.join(', ')}, got ${show(requantization)}`);
@@ -54,7 +54,7 @@ export function installLower(pt, M, tools) {
   };
   // { index } (0 when neither is given) pictures one element, { indices } many from one run of the graph.
   pt.integer_picture = (lowered, node, inputs, options) => {
-    const { index, indices } = pt.check.options('integer_picture', options);
+    const { index, indices } = pt.check.options('integer_picture', options, 'options', ['index', 'indices']);
     if (index !== undefined && indices !== undefined) throw new E.ValueError("integer_picture(): give 'index' or 'indices', not both");
     const xs = (Array.isArray(inputs) ? pt.check.list('integer_picture', inputs, 'inputs') : [inputs]).map((x, i) => {
       if (!(x instanceof pt.Tensor)) throw new E.TypeError(`integer_picture(): input ${i} must be a Tensor, got ${typeof x}`);
@@ -70,7 +70,7 @@ export function installLower(pt, M, tools) {
   // ExecuTorch backends/xnnpack/partition/xnnpack_partitioner.py XnnpackPartitioner.
   class XnnpackPartitioner {
     constructor(options) {
-      const { requantization = 'fp32' } = pt.check.options('XnnpackPartitioner', options);
+      const { requantization = 'fp32' } = pt.check.options('XnnpackPartitioner', options, 'options', ['requantization']);
       this.backend = 'xnnpack';
       this.requantization = requantization;
     }
@@ -79,7 +79,7 @@ export function installLower(pt, M, tools) {
 
   // executorch.exir.to_edge_transform_and_lower: one partitioner here (the engine lowers for one backend).
   pt.to_edge_transform_and_lower = (program, options) => {
-    const { partitioner = [] } = pt.check.options('to_edge_transform_and_lower', options);
+    const { partitioner = [] } = pt.check.options('to_edge_transform_and_lower', options, 'options', ['partitioner']);
     const parts = Array.isArray(partitioner) ? partitioner : [partitioner];
     if (parts.length !== 1 || !(parts[0] instanceof XnnpackPartitioner)) {
       throw new E.ValueError('to_edge_transform_and_lower(): pass partitioner: [new pt.XnnpackPartitioner()]');

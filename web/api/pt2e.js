@@ -43,7 +43,7 @@ export function installPt2e(pt, M, tools) {
   const checked = (spec) => { spec.dtype = call(M.check_spec, spec); return spec; };
   class QuantizationSpec {
     constructor(fields) {
-      const { dtype, observer_or_fake_quant_ctr: given, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields');
+      const { dtype, observer_or_fake_quant_ctr: given, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('QuantizationSpec', fields, 'fields', ['dtype', 'observer_or_fake_quant_ctr', 'quant_min', 'quant_max', 'qscheme', 'ch_axis', 'is_dynamic']);
       // An observer class written in JS (web/api/quant.js) crosses with its class; the engine's by name.
       const observer_or_fake_quant_ctr = pt.isJsObserverClass(given) ? pt.jsObserverCtr(given, {}) : given;
       checked(Object.assign(this, { kind: 'QuantizationSpec', dtype, observer_or_fake_quant_ctr, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
@@ -54,20 +54,20 @@ export function installPt2e(pt, M, tools) {
   }
   class FixedQParamsQuantizationSpec {
     constructor(fields) {
-      const { dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = tools.check.options('FixedQParamsQuantizationSpec', fields, 'fields');
+      const { dtype, scale, zero_point, quant_min = null, quant_max = null, qscheme = null, is_dynamic = false } = tools.check.options('FixedQParamsQuantizationSpec', fields, 'fields', ['dtype', 'scale', 'zero_point', 'quant_min', 'quant_max', 'qscheme', 'is_dynamic']);
       checked(Object.assign(this, { kind: 'FixedQParamsQuantizationSpec', dtype, scale, zero_point, quant_min, quant_max, qscheme, is_dynamic }));
     }
   }
   class DerivedQuantizationSpec {
     // derive_qparams_fn(observers) gets [{type, scale, zero_point}] and returns {scale: [...], zero_point: [...]}.
     constructor(fields) {
-      const { derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('DerivedQuantizationSpec', fields, 'fields');
+      const { derived_from, derive_qparams_fn, dtype, quant_min = null, quant_max = null, qscheme = null, ch_axis = null, is_dynamic = false } = tools.check.options('DerivedQuantizationSpec', fields, 'fields', ['derived_from', 'derive_qparams_fn', 'dtype', 'quant_min', 'quant_max', 'qscheme', 'ch_axis', 'is_dynamic']);
       checked(Object.assign(this, { kind: 'DerivedQuantizationSpec', derived_from: Array.isArray(derived_from) ? derived_from.map(edgeOrNode) : derived_from, derive_qparams_fn, dtype, quant_min, quant_max, qscheme, ch_axis, is_dynamic }));
     }
   }
   class QuantizationAnnotation {
     constructor(fields) {
-      const { input_qspec_map = [], output_qspec = null, allow_implicit_sharing = true, _annotated = false } = tools.check.options('QuantizationAnnotation', fields, 'fields');
+      const { input_qspec_map = [], output_qspec = null, allow_implicit_sharing = true, _annotated = false } = tools.check.options('QuantizationAnnotation', fields, 'fields', ['input_qspec_map', 'output_qspec', 'allow_implicit_sharing', '_annotated']);
       const bad = () => new E.TypeError('QuantizationAnnotation(): input_qspec_map must be a Map or a list of [node, spec] pairs');
       if (!(input_qspec_map instanceof Map) && !Array.isArray(input_qspec_map)) throw bad();
       // Read once into plain arrays (check.list): a hostile list's own methods or iterator are never called.
@@ -158,8 +158,20 @@ export function installPt2e(pt, M, tools) {
     return q.describe();
   };
   pt.prepare_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_pt2e', gm), quantizerArg('prepare_pt2e', quantizer), false));
-  pt.convert_pt2e = (model, use_reference_representation = false, fold_quantize = true) =>
-    pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model), !!use_reference_representation, !!fold_quantize));
+  // convert_pt2e(model, use_reference_representation = false, fold_quantize = true): torch's positional booleans, or
+  // their names in an options object (convert_pt2e(prepared, { use_reference_representation: true })).
+  pt.convert_pt2e = (model, use_reference_representation = false, fold_quantize = true) => {
+    if (use_reference_representation !== null && typeof use_reference_representation === 'object') {
+      ({ use_reference_representation = false, fold_quantize = true } = tools.check.options('convert_pt2e', use_reference_representation,
+        'options', ['use_reference_representation', 'fold_quantize']));
+    }
+    const flag = (v, name) => {
+      if (typeof v !== 'boolean') throw new pt.errors.TypeError(`convert_pt2e(): argument '${name}' must be a bool, got ${typeof v}`);
+      return v;
+    };
+    return pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model), flag(use_reference_representation, 'use_reference_representation'),
+      flag(fold_quantize, 'fold_quantize')));
+  };
   // prepare_qat_pt2e: annotate, then _fuse_conv_bn_qat (conv -> bn becomes conv(x, w*sf) / sf -> bn in
   // training mode, so the weight fake quant sees the BN-scaled weight), then fake quants.
   pt.prepare_qat_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_qat_pt2e', gm), quantizerArg('prepare_qat_pt2e', quantizer), true));

@@ -120,12 +120,7 @@ export function installTrain(pt, M, tools) {
     mse_loss: { reduction: 'mean' },
   };
   function lossOptions(kind, options) {
-    const given = tools.check.options(kind, options);
-    const o = { ...lossKeys.cross_entropy, ...lossKeys[kind] };
-    for (const [k, v] of Object.entries(given)) {
-      if (!(k in lossKeys[kind])) throw new E.TypeError(`${kind}() got an unexpected keyword argument '${k}'`);
-      o[k] = v;
-    }
+    const o = { ...lossKeys.cross_entropy, ...tools.check.options(kind, options, 'options', Object.keys(lossKeys[kind])) };
     tools.check.string(kind, o.reduction, 'reduction');
     if (!['none', 'mean', 'sum'].includes(o.reduction)) throw new E.ValueError(`${o.reduction} is not a valid value for reduction`);
     if (o.weight !== null && o.weight !== undefined) tensorArg(kind, o.weight, 'weight');
@@ -250,7 +245,7 @@ export function installTrain(pt, M, tools) {
     // batches: [{ x, labels }], walked in order every epoch; or loader: a pt.DataLoader (data.js), whose next
     // epoch each pass takes (a new order when it shuffles). The loop takes a copy of the loader as it is now.
     constructor(model, optimizer, options) {
-      const { loss = 'cross_entropy', batches, loader } = tools.check.options('TrainLoop', options);
+      const { loss = 'cross_entropy', batches, loader } = tools.check.options('TrainLoop', options, 'options', ['loss', 'batches', 'loader']);
       const gm = pt.gmArg('TrainLoop', model);
       if (!(optimizer instanceof Optimizer)) throw new E.TypeError('TrainLoop(): optimizer must be a pt.optim optimizer');
       if ((batches === undefined) === (loader === undefined)) throw new E.TypeError('TrainLoop(): give either batches or loader');
