@@ -311,7 +311,8 @@ std::vector<uint32_t> words_nan_as_one(const std::vector<float>& x) {
 // n columns (above 4099: n outputs in all), 0 to 12 rows, K from the shapes conv2d and linear make, past
 // the wasmsimd variant's packed panels of 256 rows (it packs from 5 rows and 512 columns: sizes 1000, 4099
 // and 100003 reach them), and small random ones; A as stored or transposed, every row stride with 0 to 2
-// floats of gap (the gaps of C are compared too, so a write outside the matrix shows).
+// floats of gap (the gaps of C are compared too, so a write outside the matrix shows), and now and then
+// B's row stride 0 (one row for every k).
 kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
   static const std::vector<size_t> depths = {0, 1, 2, 3, 4, 5, 8, 9, 16, 27, 31, 32, 144, 256, 257, 288, 577};
   const size_t M = r.below(13);
@@ -319,9 +320,9 @@ kt::Call<GemmFn> draw_gemm(kt::Rng& r, size_t n) {
   const size_t K = r.chance(0.5) ? r.pick(depths) : r.below(64);
   const bool transposed = r.chance(0.5), accumulate = r.chance(0.5);
   const size_t a_row = transposed ? 1 : K + r.below(3), a_col = transposed ? M + r.below(3) : 1;
-  const size_t ldb = N + r.below(3), ldc = N + r.below(3);
+  const size_t ldb = r.chance(0.05) ? 0 : N + r.below(3), ldc = N + r.below(3);
   auto a = std::make_shared<std::vector<float>>(kt::draw_floats(r, transposed ? K * a_col : M * a_row, kt::FloatMix::draw(r)));
-  auto b = std::make_shared<std::vector<float>>(kt::draw_floats(r, K * ldb, kt::FloatMix::draw(r)));
+  auto b = std::make_shared<std::vector<float>>(kt::draw_floats(r, K * std::max(ldb, N), kt::FloatMix::draw(r)));
   const std::vector<float> c = kt::draw_floats(r, M * ldc, kt::FloatMix::draw(r));
   char shape[160];
   std::snprintf(shape, sizeof shape, "M=%zu N=%zu K=%zu a_row=%zu a_col=%zu ldb=%zu ldc=%zu accumulate=%d", M, N, K, a_row, a_col, ldb,
