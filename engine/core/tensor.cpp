@@ -145,21 +145,21 @@ Tensor Tensor::reshape(const Shape& shape) const {
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == -1) {
-      if (infer >= 0) throw ValueError("reshape: only one dimension can be inferred (-1) in " + shape_str(shape));
+      if (infer >= 0) throw RuntimeError("only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
-      if (s[i] < 0) throw ValueError("reshape: invalid dimension " + std::to_string(s[i]) + " in " + shape_str(shape));
+      if (s[i] < 0) throw RuntimeError("invalid shape dimension " + std::to_string(s[i]));
       // Saturated past int64 (no tensor has that many elements, so the shape is refused below).
       if (__builtin_mul_overflow(known, s[i], &known)) known = std::numeric_limits<int64_t>::max();
     }
   }
   if (infer >= 0) {
     if (known == 0 || numel_ % known != 0)
-      throw ValueError("reshape: shape " + shape_str(shape) + " is invalid for input of size " + std::to_string(numel_));
+      throw RuntimeError("shape '" + shape_str(shape) + "' is invalid for input of size " + std::to_string(numel_));
     s[static_cast<size_t>(infer)] = numel_ / known;
   }
   if (checked_numel(s) != numel_)
-    throw ValueError("reshape: shape " + shape_str(shape) + " is invalid for input of size " + std::to_string(numel_));
+    throw RuntimeError("shape '" + shape_str(shape) + "' is invalid for input of size " + std::to_string(numel_));
   Tensor t = *this;
   t.shape_ = s;
   return t;
@@ -219,7 +219,7 @@ Tensor Tensor::to(DType dtype) const {
 
 float Tensor::item() const {
   if (numel_ != 1)
-    throw ValueError("a Tensor with " + std::to_string(numel_) + " elements cannot be converted to a scalar");
+    throw RuntimeError("a Tensor with " + std::to_string(numel_) + " elements cannot be converted to Scalar");
   switch (dtype_) {  // as to(Float32) of the one element
     case DType::Float32: return data<float>()[0];
     case DType::Int8: return static_cast<float>(data<int8_t>()[0]);

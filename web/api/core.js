@@ -22,7 +22,7 @@ export function installCore(pt, M, tools) {
     tolist() { return Array.from(this.data()); }
     item() {
       const d = this.data();
-      if (d.length !== 1) throw new pt.ValueError(`a Tensor with ${d.length} elements cannot be converted to a scalar`);
+      if (d.length !== 1) throw new pt.RuntimeError(`a Tensor with ${d.length} elements cannot be converted to Scalar`);
       return d[0];
     }
     // Elementwise helpers with PyTorch's float32 rules: a JS number meets a float32 tensor as
@@ -43,7 +43,8 @@ export function installCore(pt, M, tools) {
       check.shape('reshape', Array.isArray(shape) ? dims.map((d) => (d === -1 ? 1 : d)) : shape);
       const known = dims.reduce((a, d) => (d === -1 ? a : a * d), 1);
       const s = check.shape('reshape', dims.map((d) => (d === -1 && known > 0 ? this.numel / known : d)));
-      if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.ValueError(`reshape(): shape [${dims}] is invalid for input of size ${this.numel}`);
+      if (dims.filter((d) => d === -1).length > 1) throw new pt.RuntimeError('only one dimension can be inferred');
+      if (s.reduce((a, b) => a * b, 1) !== this.numel) throw new pt.RuntimeError(`shape '[${dims.join(', ')}]' is invalid for input of size ${this.numel}`);
       return pt.tensor(this.data(), s, this.dtype);
     }
     #map(fn, s, op) {
