@@ -117,9 +117,11 @@ kt::Call<I16GemmFn> draw_i16_gemm(kt::Rng& r, size_t n) {
 }
 
 // i16_gemm's shapes with B read at offsets: a buffer of random values, each pair's and panel's offset drawn
-// anywhere in it (odd ones, overlapping ones; the panels of a conv's rows and runs are such offsets).
+// anywhere in it (odd ones, overlapping ones; the panels of a conv's rows and runs are such offsets). A fifth
+// of the calls have 20 … 49 rows, so the SIMD variant's blocks of interleaved tiles (2048 / k_pairs tiles
+// a block) come more than once at the larger depths.
 kt::Call<I16GemmOffsetsFn> draw_i16_gemm_offsets(kt::Rng& r, size_t n) {
-  const size_t m = r.below(10), panels = r.below(5), k_pairs = n <= 300 ? n : n % 300;
+  const size_t m = r.chance(0.2) ? 20 + r.below(30) : r.below(10), panels = r.below(5), k_pairs = n <= 300 ? n : n % 300;
   const size_t a_stride = 2 * k_pairs + 2 * r.below(3), c_stride = 8 * panels + r.below(5);
   const int mode = static_cast<int>(r.below(4)) % 3;
   const size_t pair_room = 1 + r.below(4 * k_pairs + 40), panel_room = 1 + r.below(200);
