@@ -13,11 +13,14 @@
 // not ignore_index:
 //   loss_i = (1 − ε) · (−w[t] · lsm[t]) + ε / C · (−Σ_c w[c] · lsm[c]);   an ignored sample's loss_i = 0.
 // reduction mean: Σ loss_i / Σ w[t_i] over the samples not ignored (NaN when every sample is ignored, as torch);
-// sum: Σ loss_i; none: loss_i per sample [N]. Typed errors as F.cross_entropy: ValueError "Expected input
-// batch_size (4) to match target batch_size (3)."; IndexError "Target 5 is out of bounds."; RuntimeError
-// "expected scalar type Int but found Float" for float targets (torch: Long; the engine's class labels are
-// int32); RuntimeError for a weight that is not float32 [C] or a label smoothing outside [0, 1]; ValueError
-// for an input that is not [N, C].
+// sum: Σ loss_i; none: loss_i per sample [N]. A target of the input's shape holds class probabilities instead
+// (torch's cross_entropy_loss_prob_target: float32, no ignore_index): t smoothed to t·(1 − ε) + ε/C,
+// loss_i = −Σ_c w[c]·t[i, c]·lsm[c], and the mean divides by N. As torch, ε ≤ 0 or NaN means no smoothing.
+// Typed errors as F.cross_entropy: ValueError "Expected input batch_size (4) to match target batch_size (3).";
+// IndexError "Target 5 is out of bounds."; RuntimeError "expected scalar type Int but found Float" for float
+// targets of another shape (torch: Long; the engine's class labels are int32); RuntimeError for a weight that is
+// not float32 [C], a label smoothing above 1, integer probabilities or an ignore_index ≥ 0 with them;
+// ValueError for an input that is not [N, C].
 // mse_loss(input, target, reduction), same shape (ValueError naming both shapes otherwise; torch broadcasts
 // with a warning): (input − target)² per element, then mean, sum or none.
 // grad is d(Σ value)/d input: with reduction none, a cotangent c scales each sample's row (mse_loss: each
@@ -43,9 +46,9 @@ Reduction reduction_from_name(const std::string& name);
 
 struct CrossEntropyOptions {
   std::optional<Tensor> weight;  // float32 [C]: a weight per class
-  int64_t ignore_index = -100;   // a target with this value adds nothing and counts for nothing
+  int64_t ignore_index = -100;   // a target with this value adds nothing and counts for nothing (class indices)
   Reduction reduction = Reduction::mean;
-  double label_smoothing = 0.0;  // in [0, 1]
+  double label_smoothing = 0.0;  // at most 1 (≤ 0: none)
 };
 
 // Function objects, so that a loss is also a value (TrainLoop's LossFn takes input and target).

@@ -130,6 +130,9 @@ test('cross_entropy / mse_loss keyword arguments: values as torch 1.13; reductio
     assert.deepEqual(loss.shape, g(`${c}.loss`).shape, c);
     assert.ok(maxRel(loss.data(), g(`${c}.loss`).data()) <= 1e-4, c);
   }
+  // class probabilities: a float target of the input's shape
+  const soft = F.cross_entropy(g('ce_prob_smooth_weight.x'), g('ce_prob_smooth_weight.t'), { weight: g('ce_prob_smooth_weight.weight'), label_smoothing: 0.2 });
+  assert.ok(maxRel(soft.data(), g('ce_prob_smooth_weight.loss').data()) <= 1e-4, 'ce_prob_smooth_weight');
   const mse = F.mse_loss(g('mse_none.x'), g('mse_none.t'), { reduction: 'none' });
   assert.ok(maxRel(mse.data(), g('mse_none.loss').data()) <= 1e-4);
   assert.ok(Number.isNaN(F.cross_entropy(g('ce_all_ignored.x'), g('ce_all_ignored.labels', 'int32')).item()));

@@ -216,6 +216,24 @@ def gen_losses():
     ce("ce_smooth_sum", 4, 3, label_smoothing=0.4, reduction="sum", weighted=True)
     ce("ce_smooth_none", 6, 5, ignore=(2,), label_smoothing=0.3, reduction="none", weighted=True)
     ce("ce_all_ignored", 3, 4, ignore=(0, 1, 2))  # mean over no sample: 0 / 0
+    ce("ce_negative_smoothing", 5, 4, label_smoothing=-0.3)  # no smoothing (torch smooths only for > 0)
+
+    def soft(name, n, c, **kw):  # class probabilities: a target of the input's shape
+        x, t = leaf(2 * r(n, c)), torch.softmax(2 * r(n, c), 1)
+        if kw.pop("weighted", False):
+            kw["weight"] = torch.rand(c) + 0.25
+            w.add(name + ".weight", kw["weight"])
+        loss = F.cross_entropy(x, t, **kw)
+        g = r(*loss.shape) if loss.dim() else None
+        loss.backward(g)
+        w.add(name + ".x", x), w.add(name + ".t", t), w.add(name + ".loss", loss), w.add(name + ".dx", x.grad)
+        if g is not None:
+            w.add(name + ".g", g)
+
+    soft("ce_prob", 6, 5)
+    soft("ce_prob_smooth_weight", 5, 4, label_smoothing=0.2, weighted=True)
+    soft("ce_prob_sum", 4, 3, reduction="sum", weighted=True)
+    soft("ce_prob_none", 5, 6, label_smoothing=0.1, reduction="none")
     for red in ("sum", "none"):
         x, t = leaf(r(3, 4, 5)), r(3, 4, 5)
         loss = F.mse_loss(x, t, reduction=red)
