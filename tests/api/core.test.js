@@ -67,3 +67,15 @@ test('pt.scope frees what it created, except what it returns', () => {
   assert.ok(!kept.isDeleted());
   assert.equal(kept.data().length, 2);
 });
+
+test('pt.tensor takes torch.tensor\'s nested lists: the shape from the nesting, ragged lists refused in torch\'s words', () => pt.scope(() => {
+  const t = pt.tensor([[1, 2, 3], [4, 5, 6]]);
+  assert.deepEqual(t.shape, [2, 3]);
+  assert.deepEqual(t.tolist(), [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(pt.tensor([[[1], [2]], [[3], [4]]], undefined, 'int8').shape, [2, 2, 1]);
+  assert.deepEqual(pt.tensor([[1, 2], [3, 4]], [4]).shape, [4], 'a shape given wins, as for flat values');
+  assert.throws(() => pt.tensor([[1, 2], [3]]), (e) => e instanceof pt.ValueError && e.message === 'tensor(): expected sequence of length 2 at dim 1 (got 1)');
+  assert.throws(() => pt.tensor([[1, [2]], [3, 4]]), (e) => e instanceof pt.ValueError && /expected a number at dim 2/.test(e.message));
+  assert.throws(() => pt.tensor([[1.5]], undefined, 'int8'), (e) => e instanceof pt.ValueError && /cannot be converted to int8/.test(e.message));
+  assert.throws(() => pt.tensor([['a']]), (e) => e instanceof pt.TypeError);
+}));

@@ -77,12 +77,39 @@ export function installCore(pt, M, tools) {
   };
   pt.randn = (shape) => new Tensor(call(M.randn, check.shape('randn', shape)));
   pt.rand = (shape) => new Tensor(call(M.rand, check.shape('rand', shape)));
+  // torch.tensor's nested lists: [[1, 2, 3], [4, 5, 6]] is a [2, 3] tensor. Each list's length is read once; every
+  // list of a level must have the first one's length (torch's ValueError otherwise). Flat values and their dims.
+  const nested = (values) => {
+    const dims = [];
+    for (let level = values; Array.isArray(level); level = level[0]) {
+      dims.push(level.length);
+      if (level.length === 0) break;
+    }
+    check.shape('tensor', dims);  // the element count within the engine's limits before anything is read
+    const flat = [];
+    const walk = (a, depth) => {
+      const n = Array.isArray(a) ? a.length : undefined;
+      if (n !== dims[depth]) {
+        throw new pt.errors.ValueError(`tensor(): expected sequence of length ${dims[depth]} at dim ${depth} (got ${n ?? typeof a})`);
+      }
+      for (let i = 0; i < n; i++) {
+        const v = a[i];
+        if (depth + 1 < dims.length) walk(v, depth + 1);
+        else if (Array.isArray(v)) throw new pt.errors.ValueError(`tensor(): expected a number at dim ${depth + 1}, got a list`);
+        else flat.push(v);
+      }
+    };
+    walk(values, 0);
+    return { flat, dims };
+  };
   pt.tensor = (values, shape, dtype = 'float32') => {
     const d = check.dtype('tensor', dtype);
     if (!ArrayBuffer.isView(values) && !Array.isArray(values)) {
       throw new pt.errors.TypeError(`tensor(): argument 'values' must be an array or typed array, got ${typeof values}`);
     }
-    const s = shape === undefined ? [values.length] : check.shape('tensor', shape);
+    let inferred = [values.length];
+    if (Array.isArray(values) && values.length > 0 && Array.isArray(values[0])) ({ flat: values, dims: inferred } = nested(values));
+    const s = shape === undefined ? inferred : check.shape('tensor', shape);
     const range = { int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767], int32: [-(2 ** 31), 2 ** 31 - 1] }[d];
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
