@@ -73,7 +73,8 @@ test('three SGD-momentum steps of tiny match torch 1.13 (losses, parameters, BN 
   pt.manual_seed(0);
   const gm = pt.export(pt.get_model('tiny'), [g('x1')]);
   pt.move_exported_model_to_train(gm);
-  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.05, momentum: 0.9, dampening: 0.1, weight_decay: 1e-3 });
+  // foreach=False as gen_grad.py passes it: an implementation switch that changes no number
+  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.05, momentum: 0.9, dampening: 0.1, weight_decay: 1e-3, foreach: false });
   for (let k = 1; k <= 3; k++) {
     opt.zero_grad();
     const loss = F.cross_entropy(gm.forward(g(`x${k}`)), g(`labels${k}`, 'int32'));

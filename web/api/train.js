@@ -209,6 +209,14 @@ export function installTrain(pt, M, tools) {
       if (options === null || typeof options !== 'object') throw new E.TypeError(`${kind}(): options must be an object`);
       const o = {};
       for (const [k, v] of Object.entries(options)) {
+        // torch's implementation switches: foreach (one kernel over all tensors, the same arithmetic per element)
+        // and differentiable=False change nothing here, so torch code that passes them runs as written.
+        if (k === 'foreach') {
+          if (v === null || typeof v === 'boolean') continue;
+          throw new E.TypeError(`${kind}(): foreach must be a bool or null, got ${typeof v}`);
+        }
+        if (k === 'differentiable' && v === false) continue;
+        if (k === 'differentiable') throw new E.NotImplementedError(`${kind}(): differentiable=True (autograd through the step) is not supported`);
         const want = optionKeys[kind][k];
         if (!want) throw new E.TypeError(`${kind}.__init__() got an unexpected keyword argument '${k}'`);
         if (want === 'betas') {
