@@ -245,3 +245,21 @@ test('engine objects are freed by pt.scope and .delete()', () => {
   assert.throws(() => opt.step(), pt.errors.RuntimeError);
   gm.delete();
 });
+
+test('bool keywords by position or by name: load_state_dict strict, zero_grad set_to_none, calculate_qmin_qmax reduce_range', () => pt.scope(() => {
+  const a = mlp();
+  const b = mlp();
+  const partial = a.state_dict().slice(1);  // fc1.weight left out
+  assert.throws(() => b.load_state_dict(partial), (e) => e instanceof pt.RuntimeError && /Missing key/.test(e.message));
+  assert.deepEqual(b.load_state_dict(partial, { strict: false }).missing_keys, ['fc1.weight'], 'an options object is not a truthy strict');
+  assert.deepEqual(b.load_state_dict(partial, false).missing_keys, ['fc1.weight']);
+  assert.throws(() => b.load_state_dict(partial, 'no'), (e) => e instanceof pt.TypeError && /'strict' must be a bool/.test(e.message));
+  assert.throws(() => b.load_state_dict(partial, { strictly: false }), (e) => e instanceof pt.TypeError && /unexpected keyword argument 'strictly'/.test(e.message));
+  assert.deepEqual(pt.calculate_qmin_qmax(null, null, 'uint8', { reduce_range: true }), { quant_min: 0, quant_max: 127 });
+  assert.deepEqual(pt.calculate_qmin_qmax(null, null, 'uint8', false), { quant_min: 0, quant_max: 255 });
+  const fq = new pt.FakeQuantize();
+  fq.enable_observer({ enabled: false });
+  assert.deepEqual(fq.buffer('observer_enabled').tolist(), [0]);
+  fq.enable_observer();
+  assert.deepEqual(fq.buffer('observer_enabled').tolist(), [1]);
+}));

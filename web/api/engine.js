@@ -238,6 +238,16 @@ export const check = {
     if (typeof v !== 'string') throw new TypeError_(`${fnName}(): argument '${argName}' must be a string, got ${typeName(v)} ${show(v)}`);
     return v;
   },
+  // A bool keyword argument, given positionally as torch code does (f(x, false)) or by name ({ strict: false });
+  // undefined: the default; a number as Python's bool() of it. Anything else is a TypeError (an options object
+  // must not pass for true by being truthy).
+  flag(fnName, v, argName, dflt) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) v = check.options(fnName, v, 'options', [argName])[argName];
+    if (v === undefined) return dflt;
+    if (typeof v === 'number') return v !== 0;
+    if (typeof v !== 'boolean') throw new TypeError_(`${fnName}(): argument '${argName}' must be a bool, got ${typeName(v)}`);
+    return v;
+  },
   // A list as a plain array read once by index (a Proxy or a sparse giant cannot run a loop of ours), at most
   // `max` long; each element as given.
   list(fnName, v, argName, max = 1 << 20) {

@@ -70,9 +70,9 @@ export function installQuant(pt, M, tools) {
     get scale() { return this.buffer('scale'); }
     get zero_point() { return this.buffer('zero_point'); }
     get activation_post_process() { return this.config.activation_post_process; }
-    enable_observer(on = true) { call((h) => h.set_flag('observer', !!on), this.handle); }
+    enable_observer(enabled) { call((h, f) => h.set_flag('observer', f), this.handle, check.flag('enable_observer', enabled, 'enabled', true)); }
     disable_observer() { this.enable_observer(false); }
-    enable_fake_quant(on = true) { call((h) => h.set_flag('fake_quant', !!on), this.handle); }
+    enable_fake_quant(enabled) { call((h, f) => h.set_flag('fake_quant', f), this.handle, check.flag('enable_fake_quant', enabled, 'enabled', true)); }
     disable_fake_quant() { this.enable_fake_quant(false); }
   }
 
@@ -179,7 +179,8 @@ export function installQuant(pt, M, tools) {
     int('fake_quantize_per_channel_affine', axis, 'axis'), int('fake_quantize_per_channel_affine', quant_min, 'quant_min'),
     int('fake_quantize_per_channel_affine', quant_max, 'quant_max'))));
   pt.sqnr = (a, b) => call(M.sqnr, H('sqnr', a, 'x'), H('sqnr', b, 'y'));
-  pt.calculate_qmin_qmax = (quant_min, quant_max, dtype, reduce_range = false) =>
-    call(M.calculate_qmin_qmax, quant_min ?? null, quant_max ?? null, check.dtype('calculate_qmin_qmax', dtype), !!reduce_range);
+  pt.calculate_qmin_qmax = (quant_min, quant_max, dtype, reduce_range) =>
+    call(M.calculate_qmin_qmax, quant_min ?? null, quant_max ?? null, check.dtype('calculate_qmin_qmax', dtype),
+      check.flag('calculate_qmin_qmax', reduce_range, 'reduce_range', false));
   pt.student_t = (df, shape) => T(call(M.student_t, num('student_t', df, 'df'), check.shape('student_t', shape)));
 }

@@ -169,9 +169,9 @@ export function installTrain(pt, M, tools) {
     return call((h) => M.named_parameters(h), this.handle).map((e) => [e.name, new Parameter(this, e.name, T(e.tensor))]);
   };
   proto.parameters = function parameters() { return this.named_parameters().map(([, p]) => p); };
-  proto.zero_grad = function zeroGrad(set_to_none = true) { call((h) => M.zero_grad(h, !!set_to_none), this.handle); };
+  proto.zero_grad = function zeroGrad(set_to_none) { call((h, f) => M.zero_grad(h, f), this.handle, pt.check.flag('zero_grad', set_to_none, 'set_to_none', true)); };
   // sd: what state_dict() returns ([{ name, tensor }]), a plain { name: Tensor } object or a Map.
-  proto.load_state_dict = function loadStateDict(sd, strict = true) {
+  proto.load_state_dict = function loadStateDict(sd, strict) {
     let entries;
     if (Array.isArray(sd)) entries = pt.check.list('load_state_dict', sd, 'state_dict').map((e) => [e?.name, e?.tensor]);
     else if (sd instanceof Map) entries = [...sd];
@@ -181,7 +181,7 @@ export function installTrain(pt, M, tools) {
       if (typeof name !== 'string') throw new E.TypeError('load_state_dict(): every entry needs a string name');
       return { name, tensor: tensorArg('load_state_dict', t, name).handle };
     });
-    return call((h, l) => M.load_state_dict(h, l, !!strict), this.handle, list);
+    return call((h, l, f) => M.load_state_dict(h, l, f), this.handle, list, pt.check.flag('load_state_dict', strict, 'strict', true));
   };
   // torchao's _allow_exported_model_train_eval: train() / eval() move the exported model's BatchNorm.
   proto.train = function train(mode = true) { return mode ? pt.move_exported_model_to_train(this) : pt.move_exported_model_to_eval(this); };
@@ -239,7 +239,7 @@ export function installTrain(pt, M, tools) {
       return this.#handle;
     }
     step() { call((h) => h.step(), this.handle); }
-    zero_grad(set_to_none = true) { call((h) => h.zero_grad(!!set_to_none), this.handle); }
+    zero_grad(set_to_none) { call((h, f) => h.zero_grad(f), this.handle, pt.check.flag('zero_grad', set_to_none, 'set_to_none', true)); }
     isDeleted() { return this.#handle.isDeleted(); }
     delete() { release(this, this.#handle); }
   }
