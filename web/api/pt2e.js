@@ -160,17 +160,14 @@ export function installPt2e(pt, M, tools) {
   pt.prepare_pt2e = (gm, quantizer) => pt.wrapGraphModule(call(M.prepare, pt.gmArg('prepare_pt2e', gm), quantizerArg('prepare_pt2e', quantizer), false));
   // convert_pt2e(model, use_reference_representation = false, fold_quantize = true): torch's positional booleans, or
   // their names in an options object (convert_pt2e(prepared, { use_reference_representation: true })).
-  pt.convert_pt2e = (model, use_reference_representation = false, fold_quantize = true) => {
+  pt.convert_pt2e = (model, use_reference_representation, fold_quantize) => {
     if (use_reference_representation !== null && typeof use_reference_representation === 'object') {
-      ({ use_reference_representation = false, fold_quantize = true } = tools.check.options('convert_pt2e', use_reference_representation,
+      ({ use_reference_representation, fold_quantize } = tools.check.options('convert_pt2e', use_reference_representation,
         'options', ['use_reference_representation', 'fold_quantize']));
     }
-    const flag = (v, name) => {
-      if (typeof v !== 'boolean') throw new pt.errors.TypeError(`convert_pt2e(): argument '${name}' must be a bool, got ${typeof v}`);
-      return v;
-    };
-    return pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model), flag(use_reference_representation, 'use_reference_representation'),
-      flag(fold_quantize, 'fold_quantize')));
+    return pt.wrapGraphModule(call(M.convert, pt.gmArg('convert_pt2e', model),
+      tools.check.flag('convert_pt2e', use_reference_representation, 'use_reference_representation', false),
+      tools.check.flag('convert_pt2e', fold_quantize, 'fold_quantize', true)));
   };
   // prepare_qat_pt2e: annotate, then _fuse_conv_bn_qat (conv -> bn becomes conv(x, w*sf) / sf -> bn in
   // training mode, so the weight fake quant sees the BN-scaled weight), then fake quants.

@@ -184,7 +184,9 @@ export function installTrain(pt, M, tools) {
     return call((h, l, f) => M.load_state_dict(h, l, f), this.handle, list, pt.check.flag('load_state_dict', strict, 'strict', true));
   };
   // torchao's _allow_exported_model_train_eval: train() / eval() move the exported model's BatchNorm.
-  proto.train = function train(mode = true) { return mode ? pt.move_exported_model_to_train(this) : pt.move_exported_model_to_eval(this); };
+  proto.train = function train(mode) {
+    return pt.check.flag('train', mode, 'mode', true) ? pt.move_exported_model_to_train(this) : pt.move_exported_model_to_eval(this);
+  };
   proto.eval = function evalMode() { return pt.move_exported_model_to_eval(this); };
 
   // ---- optimizers ----
