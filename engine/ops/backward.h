@@ -33,6 +33,16 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input);
 // leading dims grad has in excess and over every dim where `shape` is 1. RuntimeError if `shape` does
 // not broadcast to grad's shape.
 Tensor sum_to(const Tensor& grad, const Shape& shape);
+// div (aten.div.Tensor, result = self / other)'s two gradients as derivatives.yaml's div_tensor_self_backward and
+// div_tensor_other_backward compute them, with self / other taken from the forward's `result`:
+//   self  <- sum_to(grad / other, self_shape),   other <- sum_to(-(grad * (result / other)), other.shape()).
+// Bit for bit that composition of div, mul and sum_to, in one pass over grad and result when other is broadcast
+// over them (a [1, C, 1, 1] factor); only the gradients asked for are computed.
+struct DivGrads {
+  std::optional<Tensor> self, other;
+};
+DivGrads div_backward(const Tensor& grad, const Tensor& result, const Tensor& other, const Shape& self_shape,
+                      bool need_self, bool need_other);
 // grad / count, broadcast back over the reduced dims of x: mean.dim's backward (and
 // adaptive_avg_pool2d's when every window is the whole plane).
 Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim);

@@ -87,12 +87,14 @@ TargetTable<BackwardFn>& table() {
       if (g.needs_grad(1)) r[1] = ops::sum_to(ops::mul(g.grad, a), b.shape());
       return r;
     };
-    // div: self <- grad / other; other <- -grad * ((self / other) / other)  (div_tensor_other_backward)
+    // div: self <- grad / other; other <- -grad * ((self / other) / other)  (div_tensor_other_backward), with
+    // self / other the forward's result (as sqrt's backward takes it)
     m[target::div] = [](const GradArgs& g) {
-      const Tensor a = g.in.tensor(0), b = tensor_or_scalar(g.in, 1);
+      ops::DivGrads d = ops::div_backward(g.grad, g.output(), tensor_or_scalar(g.in, 1), g.in.tensor(0).shape(),
+                                          g.needs_grad(0), g.needs_grad(1));
       std::vector<Value> r(2);
-      if (g.needs_grad(0)) r[0] = ops::sum_to(ops::div(g.grad, b), a.shape());
-      if (g.needs_grad(1)) r[1] = ops::sum_to(scaled(ops::mul(g.grad, ops::div(ops::div(a, b), b)), -1.0), b.shape());
+      if (d.self) r[0] = *d.self;
+      if (d.other) r[1] = *d.other;
       return r;
     };
     m[target::sqrt] = [](const GradArgs& g) {  // grad / (2 * result)
