@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/hot.h"
@@ -239,8 +240,46 @@ Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const Int
 
 // ---- elementwise --------------------------------------------------------------------------------------
 
-Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold) {
-  return map_grad(grad, result, "threshold_backward", [threshold](float g, float y) { return y > threshold ? g : 0.f; });
+namespace {
+// An STE mask's data, checked against grad (uint8, grad's shape); nullptr without one.
+const uint8_t* mask_data(const Tensor* mask, const Tensor& grad, const char* op) {
+  if (!mask) return nullptr;
+  if (mask->dtype() != DType::UInt8)
+    throw TypeError(std::string(op) + ": expected the gradient's mask to be uint8, got " + dtype_name(mask->dtype()));
+  if (mask->shape() != grad.shape())
+    throw RuntimeError(std::string(op) + ": expected the gradient's mask of shape " + shape_str(grad.shape()) +
+                       ", got " + shape_str(mask->shape()));
+  return mask->data<uint8_t>();
+}
+
+// A mask byte as a float, m exactly: 2²³ + m has m in its low mantissa bits, so the float with bits 0x4B000000 | m
+// minus 2²³. Integer lanes and one subtraction, where float(m) becomes one scalar conversion per lane in wasm SIMD.
+inline float mask_float(uint8_t m) {
+  const uint32_t bits = 0x4B000000u | m;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f - 8388608.f;
+}
+
+// Both sides taken, then a select: a loop in SIMD lanes, no branch per element.
+PT_HOT_LOOP void threshold_masked(const float* __restrict g, const uint8_t* __restrict m, const float* __restrict y,
+                                  float threshold, int64_t n, float* __restrict out) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float masked = g[i] * mask_float(m[i]);
+    out[i] = y[i] > threshold ? masked : 0.f;
+  }
+}
+}  // namespace
+
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold, const Tensor* grad_mask) {
+  if (!grad_mask)
+    return map_grad(grad, result, "threshold_backward", [threshold](float g, float y) { return y > threshold ? g : 0.f; });
+  require_shape(grad, result.shape(), "threshold_backward", "grad_output");
+  require_shape(result, grad.shape(), "threshold_backward", "the saved tensor");
+  const uint8_t* m = mask_data(grad_mask, grad, "threshold_backward");
+  Tensor out = Tensor::uninitialized(grad.shape());
+  threshold_masked(grad.data<float>(), m, result.data<float>(), threshold, grad.numel(), out.data<float>());
+  return out;
 }
 
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val) {
@@ -255,10 +294,12 @@ Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
 // ---- pooling and cat ----------------------------------------------------------------------------------
 
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
-                           const IntList& padding, const IntList& dilation, bool ceil_mode, const Tensor* indices) {
+                           const IntList& padding, const IntList& dilation, bool ceil_mode, const Tensor* indices,
+                           const Tensor* grad_mask) {
   std::optional<Tensor> found;
   if (!indices) indices = &found.emplace(max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode).indices);
   require_shape(grad, indices->shape(), "max_pool2d_backward", "grad_output");
+  const uint8_t* m = mask_data(grad_mask, grad, "max_pool2d_backward");
   const int64_t planes = x.size(0) * x.size(1), in = x.size(2) * x.size(3), out = indices->size(2) * indices->size(3);
   Tensor dx = Tensor::zeros(x.shape());
   float* d = dx.data<float>();
@@ -266,7 +307,8 @@ Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& k
   const int32_t* at = indices->data<int32_t>();
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t i = 0; i < out; ++i)
-      if (at[p * out + i] >= 0) d[p * in + at[p * out + i]] += g[p * out + i];
+      if (at[p * out + i] >= 0)
+        d[p * in + at[p * out + i]] += m ? g[p * out + i] * mask_float(m[p * out + i]) : g[p * out + i];
   return dx;
 }
 
