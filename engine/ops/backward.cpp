@@ -410,11 +410,12 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
     }
   }
   BatchNormGrads out;
-  Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty({C}), db = Tensor::empty({C});
+  // dx is written whole below (every channel's planes) when it is asked for: no fill first.
+  Tensor dx = need_input ? Tensor::uninitialized(x.shape()) : Tensor(), dw = Tensor::empty({C}), db = Tensor::empty({C});
   const float* px = x.data<float>();
   const float* pg = grad.data<float>();
   const float* pw = weight ? weight->data<float>() : nullptr;
-  float* pdx = dx.data<float>();
+  float* pdx = need_input ? dx.data<float>() : nullptr;
   for (int64_t k = 0; k < C; ++k) {
     BnSums acc;
     const double mk = mean[k];
