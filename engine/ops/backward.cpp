@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/hot.h"
@@ -126,40 +127,101 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
 
 // ---- reductions and broadcasting ------------------------------------------------------------------------
 
-Tensor sum_to(const Tensor& grad, const Shape& shape) {
-  if (grad.shape() == shape) return grad;
-  const int64_t nd = grad.dim(), lead = nd - static_cast<int64_t>(shape.size());
+namespace {
+// sum_to's walk: RuntimeError unless `shape` broadcasts to `grad_shape`; then f(i, run, o) for each run of `run`
+// consecutive elements i, i + 1, ... of grad that all go to the element o of `shape`, in memory order. The trailing
+// dims summed away (stride 0 in `shape`) form the runs; an odometer walks the dims before them.
+template <class F> void for_each_run(const Shape& grad_shape, const Shape& shape, F f) {
+  const int64_t nd = static_cast<int64_t>(grad_shape.size()), lead = nd - static_cast<int64_t>(shape.size());
   bool ok = lead >= 0;
-  for (size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] == 1 || shape[i] == grad.shape()[lead + i];
-  if (!ok) throw RuntimeError("sum_to: shape " + shape_str(shape) + " does not broadcast to " + shape_str(grad.shape()));
-  // Strides of the output in grad's index space (0 along summed dims), walked with an odometer.
+  for (size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] == 1 || shape[i] == grad_shape[lead + i];
+  if (!ok) throw RuntimeError("sum_to: shape " + shape_str(shape) + " does not broadcast to " + shape_str(grad_shape));
+  // Strides of the output in grad's index space (0 along summed dims).
   std::vector<int64_t> stride(static_cast<size_t>(nd), 0), idx(static_cast<size_t>(nd), 0);
   for (int64_t d = nd - 1, r = 1; d >= lead; --d) {
     const int64_t s = shape[d - lead];
     stride[d] = s == 1 ? 0 : r;
     r *= s;
   }
-  int64_t count = 1;
-  for (int64_t s : shape) count *= s;
-  // The trailing dims summed away (stride 0) form runs of `run` elements that all go to one slot: each
-  // run is added in memory order, and the odometer walks the dims before it.
-  int64_t run = 1, outer_nd = nd;
-  while (outer_nd > 0 && stride[outer_nd - 1] == 0) run *= grad.shape()[--outer_nd];
-  std::vector<double> acc(static_cast<size_t>(count), 0.0);
-  const float* g = grad.data<float>();
+  int64_t run = 1, outer_nd = nd, numel = 1;
+  for (int64_t s : grad_shape) numel *= s;
+  while (outer_nd > 0 && stride[outer_nd - 1] == 0) run *= grad_shape[--outer_nd];
   int64_t o = 0;
-  for (int64_t i = 0; i < grad.numel(); i += run) {
-    double a = acc[o];
-    for (int64_t j = 0; j < run; ++j) a += g[i + j];
-    acc[o] = a;
+  for (int64_t i = 0; i < numel; i += run) {
+    f(i, run, o);
     for (int64_t d = outer_nd - 1; d >= 0; --d) {
       o += stride[d];
-      if (++idx[d] < grad.shape()[d]) break;
-      o -= stride[d] * grad.shape()[d];
+      if (++idx[d] < grad_shape[d]) break;
+      o -= stride[d] * grad_shape[d];
       idx[d] = 0;
     }
   }
+}
+
+int64_t count_of(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t s : shape) count *= s;
+  return count;
+}
+
+// One run of div_backward: self's gradient g / b (when `gs`) and the sum of other's, −(g · (r / b)), added in
+// memory order onto `acc`. Other's terms are taken a block at a time into `v` (a loop in SIMD lanes), then added
+// one by one: only the additions wait on one another.
+PT_HOT_LOOP double div_backward_run(const float* __restrict g, const float* __restrict r, float b, int64_t n,
+                                    float* __restrict gs, double acc) {
+  if (gs)
+    for (int64_t j = 0; j < n; ++j) gs[j] = g[j] / b;
+  constexpr int64_t block = 64;
+  float v[block];
+  for (int64_t j0 = 0; j0 < n; j0 += block) {
+    const int64_t m = std::min(block, n - j0);
+    for (int64_t k = 0; k < m; ++k) v[k] = -(g[j0 + k] * (r[j0 + k] / b));
+    for (int64_t k = 0; k < m; ++k) acc += static_cast<double>(v[k]);
+  }
+  return acc;
+}
+}  // namespace
+
+// Each run of grad is added to its slot in double, in memory order, and every slot rounded once at the end.
+Tensor sum_to(const Tensor& grad, const Shape& shape) {
+  if (grad.shape() == shape) return grad;
+  std::vector<double> acc(static_cast<size_t>(count_of(shape)), 0.0);
+  const float* g = grad.data<float>();
+  for_each_run(grad.shape(), shape, [&](int64_t i, int64_t run, int64_t o) {
+    double a = acc[o];
+    for (int64_t j = 0; j < run; ++j) a += g[i + j];
+    acc[o] = a;
+  });
   return from_double(shape, acc);
+}
+
+// The fused pass needs grad, result and self of one shape and `other` broadcast over them (the case of a
+// [N, C, H, W] activation divided by a [1, C, 1, 1] factor, torchao's QAT conv-bn pattern); any other case takes
+// the composition itself. Both ways give the same bits: each element is the same float expression, and other's
+// sum adds the same values in the same order (sum_to's).
+DivGrads div_backward(const Tensor& grad, const Tensor& result, const Tensor& other, const Shape& self_shape,
+                      bool need_self, bool need_other) {
+  DivGrads r;
+  const bool fused = grad.dtype() == DType::Float32 && result.dtype() == DType::Float32 &&
+                     other.dtype() == DType::Float32 && result.shape() == grad.shape() && self_shape == grad.shape() &&
+                     other.shape() != grad.shape() && need_other;
+  if (!fused) {
+    if (need_self) r.self = sum_to(div(grad, other), self_shape);
+    if (need_other)
+      r.other = sum_to(mul(mul(grad, div(result, other)), Tensor::scalar(-1.f)), other.shape());
+    return r;
+  }
+  std::vector<double> acc(static_cast<size_t>(count_of(other.shape())), 0.0);
+  if (need_self) r.self = Tensor::uninitialized(grad.shape());
+  const float* g = grad.data<float>();
+  const float* res = result.data<float>();
+  const float* b = other.data<float>();
+  float* gs = need_self ? r.self->data<float>() : nullptr;
+  for_each_run(grad.shape(), other.shape(), [&](int64_t i, int64_t run, int64_t o) {
+    acc[o] = div_backward_run(g + i, res + i, b[o], run, gs ? gs + i : nullptr, acc[o]);
+  });
+  r.other = from_double(other.shape(), acc);
+  return r;
 }
 
 Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim) {
@@ -178,8 +240,46 @@ Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const Int
 
 // ---- elementwise --------------------------------------------------------------------------------------
 
-Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold) {
-  return map_grad(grad, result, "threshold_backward", [threshold](float g, float y) { return y > threshold ? g : 0.f; });
+namespace {
+// An STE mask's data, checked against grad (uint8, grad's shape); nullptr without one.
+const uint8_t* mask_data(const Tensor* mask, const Tensor& grad, const char* op) {
+  if (!mask) return nullptr;
+  if (mask->dtype() != DType::UInt8)
+    throw TypeError(std::string(op) + ": expected the gradient's mask to be uint8, got " + dtype_name(mask->dtype()));
+  if (mask->shape() != grad.shape())
+    throw RuntimeError(std::string(op) + ": expected the gradient's mask of shape " + shape_str(grad.shape()) +
+                       ", got " + shape_str(mask->shape()));
+  return mask->data<uint8_t>();
+}
+
+// A mask byte as a float, m exactly: 2²³ + m has m in its low mantissa bits, so the float with bits 0x4B000000 | m
+// minus 2²³. Integer lanes and one subtraction, where float(m) becomes one scalar conversion per lane in wasm SIMD.
+inline float mask_float(uint8_t m) {
+  const uint32_t bits = 0x4B000000u | m;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f - 8388608.f;
+}
+
+// Both sides taken, then a select: a loop in SIMD lanes, no branch per element.
+PT_HOT_LOOP void threshold_masked(const float* __restrict g, const uint8_t* __restrict m, const float* __restrict y,
+                                  float threshold, int64_t n, float* __restrict out) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float masked = g[i] * mask_float(m[i]);
+    out[i] = y[i] > threshold ? masked : 0.f;
+  }
+}
+}  // namespace
+
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold, const Tensor* grad_mask) {
+  if (!grad_mask)
+    return map_grad(grad, result, "threshold_backward", [threshold](float g, float y) { return y > threshold ? g : 0.f; });
+  require_shape(grad, result.shape(), "threshold_backward", "grad_output");
+  require_shape(result, grad.shape(), "threshold_backward", "the saved tensor");
+  const uint8_t* m = mask_data(grad_mask, grad, "threshold_backward");
+  Tensor out = Tensor::uninitialized(grad.shape());
+  threshold_masked(grad.data<float>(), m, result.data<float>(), threshold, grad.numel(), out.data<float>());
+  return out;
 }
 
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val) {
@@ -194,10 +294,12 @@ Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
 // ---- pooling and cat ----------------------------------------------------------------------------------
 
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
-                           const IntList& padding, const IntList& dilation, bool ceil_mode, const Tensor* indices) {
+                           const IntList& padding, const IntList& dilation, bool ceil_mode, const Tensor* indices,
+                           const Tensor* grad_mask) {
   std::optional<Tensor> found;
   if (!indices) indices = &found.emplace(max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode).indices);
   require_shape(grad, indices->shape(), "max_pool2d_backward", "grad_output");
+  const uint8_t* m = mask_data(grad_mask, grad, "max_pool2d_backward");
   const int64_t planes = x.size(0) * x.size(1), in = x.size(2) * x.size(3), out = indices->size(2) * indices->size(3);
   Tensor dx = Tensor::zeros(x.shape());
   float* d = dx.data<float>();
@@ -205,7 +307,8 @@ Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& k
   const int32_t* at = indices->data<int32_t>();
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t i = 0; i < out; ++i)
-      if (at[p * out + i] >= 0) d[p * in + at[p * out + i]] += g[p * out + i];
+      if (at[p * out + i] >= 0)
+        d[p * in + at[p * out + i]] += m ? g[p * out + i] * mask_float(m[p * out + i]) : g[p * out + i];
   return dx;
 }
 
@@ -307,11 +410,12 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
     }
   }
   BatchNormGrads out;
-  Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty({C}), db = Tensor::empty({C});
+  // dx is written whole below (every channel's planes) when it is asked for: no fill first.
+  Tensor dx = need_input ? Tensor::uninitialized(x.shape()) : Tensor(), dw = Tensor::empty({C}), db = Tensor::empty({C});
   const float* px = x.data<float>();
   const float* pg = grad.data<float>();
   const float* pw = weight ? weight->data<float>() : nullptr;
-  float* pdx = dx.data<float>();
+  float* pdx = need_input ? dx.data<float>() : nullptr;
   for (int64_t k = 0; k < C; ++k) {
     BnSums acc;
     const double mk = mean[k];

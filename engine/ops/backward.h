@@ -33,12 +33,28 @@ Tensor linear_backward_weight(const Tensor& grad, const Tensor& input);
 // leading dims grad has in excess and over every dim where `shape` is 1. RuntimeError if `shape` does
 // not broadcast to grad's shape.
 Tensor sum_to(const Tensor& grad, const Shape& shape);
+// div (aten.div.Tensor, result = self / other)'s two gradients as derivatives.yaml's div_tensor_self_backward and
+// div_tensor_other_backward compute them, with self / other taken from the forward's `result`:
+//   self  <- sum_to(grad / other, self_shape),   other <- sum_to(-(grad * (result / other)), other.shape()).
+// Bit for bit that composition of div, mul and sum_to, in one pass over grad and result when other is broadcast
+// over them (a [1, C, 1, 1] factor); only the gradients asked for are computed.
+struct DivGrads {
+  std::optional<Tensor> self, other;
+};
+DivGrads div_backward(const Tensor& grad, const Tensor& result, const Tensor& other, const Shape& self_shape,
+                      bool need_self, bool need_other);
 // grad / count, broadcast back over the reduced dims of x: mean.dim's backward (and
 // adaptive_avg_pool2d's when every window is the whole plane).
 Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim);
 
-// relu: threshold_backward(grad, result, 0) = grad where result > 0, else 0 (bit for bit).
-Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold = 0.f);
+// An STE mask (`grad_mask` below): a fake quantize's uint8 mask of grad's shape that the gradient is still to be
+// multiplied by (fake_quantize_backward's grad × mask, 1 keeps, 0 gives 0 with grad's sign), when the fake quantize
+// reads this op's output; taking it in the op's own pass saves a pass over grad. Bit for bit the op on grad × mask.
+
+// relu: threshold_backward(grad, result, 0) = grad where result > 0, else 0 (bit for bit); with grad_mask,
+// grad × mask where result > 0.
+Tensor threshold_backward(const Tensor& grad, const Tensor& result, float threshold = 0.f,
+                          const Tensor* grad_mask = nullptr);
 // hardtanh_backward: grad where min_val < x < max_val, else 0 (0 on the bounds, as torch).
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, double min_val, double max_val);
 // sigmoid_backward: grad * (1 - y) * y, float, left to right as torch's CPU kernel.
@@ -46,10 +62,10 @@ Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
 // max_pool2d_with_indices_backward: each output's gradient added to the input element it took, in float
 // and in output order as torch's cpu_max_pool_backward (overlapping windows that share a maximum round
 // their sum as torch does). `indices` are the forward's (SavedForBackward); without them the forward's
-// window search runs again.
+// window search runs again. With grad_mask (an STE mask, above), each output's gradient × its mask is added.
 Tensor max_pool2d_backward(const Tensor& grad, const Tensor& x, const IntList& kernel_size, const IntList& stride,
                            const IntList& padding, const IntList& dilation, bool ceil_mode,
-                           const Tensor* indices = nullptr);
+                           const Tensor* indices = nullptr, const Tensor* grad_mask = nullptr);
 // adaptive_avg_pool2d_backward: grad / (window height) / (window width) added to every element of
 // its window (windows overlap when the size does not divide).
 Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x);

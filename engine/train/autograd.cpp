@@ -2,6 +2,7 @@
 #include "train/autograd.h"
 
 #include <map>
+#include <set>
 #include <utility>
 #include <unordered_map>
 
@@ -53,7 +54,9 @@ TargetTable<BackwardFn>& table() {
       if (g.needs_grad(2)) r[2] = ops::sum_to(g.grad, a.tensor(2).shape());
       return r;
     };
-    m[target::relu] = [](const GradArgs& g) { return std::vector<Value>{ops::threshold_backward(g.grad, g.output())}; };
+    m[target::relu] = [](const GradArgs& g) {
+      return std::vector<Value>{ops::threshold_backward(g.grad, g.output(), 0.f, g.grad_mask)};
+    };
     m[target::hardtanh] = [](const GradArgs& g) {
       return std::vector<Value>{ops::hardtanh_backward(g.grad, g.in.tensor(0), g.in.number(1, -1.0), g.in.number(2, 1.0))};
     };
@@ -63,7 +66,7 @@ TargetTable<BackwardFn>& table() {
       const Tensor* indices = g.saved.max_pool_indices ? &*g.saved.max_pool_indices : nullptr;
       return std::vector<Value>{ops::max_pool2d_backward(g.grad, a.tensor(0), a.ints(1), a.ints(2, std::vector<int64_t>{}),
                                                          a.ints(3, {{0, 0}}), a.ints(4, {{1, 1}}), a.boolean(5, false),
-                                                         indices)};
+                                                         indices, g.grad_mask)};
     };
     m[target::adaptive_avg_pool2d] = [](const GradArgs& g) {
       return std::vector<Value>{ops::adaptive_avg_pool2d_backward(g.grad, g.in.tensor(0))};
@@ -87,12 +90,14 @@ TargetTable<BackwardFn>& table() {
       if (g.needs_grad(1)) r[1] = ops::sum_to(ops::mul(g.grad, a), b.shape());
       return r;
     };
-    // div: self <- grad / other; other <- -grad * ((self / other) / other)  (div_tensor_other_backward)
+    // div: self <- grad / other; other <- -grad * ((self / other) / other)  (div_tensor_other_backward), with
+    // self / other the forward's result (as sqrt's backward takes it)
     m[target::div] = [](const GradArgs& g) {
-      const Tensor a = g.in.tensor(0), b = tensor_or_scalar(g.in, 1);
+      ops::DivGrads d = ops::div_backward(g.grad, g.output(), tensor_or_scalar(g.in, 1), g.in.tensor(0).shape(),
+                                          g.needs_grad(0), g.needs_grad(1));
       std::vector<Value> r(2);
-      if (g.needs_grad(0)) r[0] = ops::sum_to(ops::div(g.grad, b), a.shape());
-      if (g.needs_grad(1)) r[1] = ops::sum_to(scaled(ops::mul(g.grad, ops::div(ops::div(a, b), b)), -1.0), b.shape());
+      if (d.self) r[0] = *d.self;
+      if (d.other) r[1] = *d.other;
       return r;
     };
     m[target::sqrt] = [](const GradArgs& g) {  // grad / (2 * result)
@@ -126,6 +131,12 @@ TargetTable<BackwardFn>& table() {
   return t;
 }
 
+// The targets whose rule in table() takes GradArgs::grad_mask; register_backward of one takes it out.
+std::set<std::string>& mask_takers() {
+  static std::set<std::string> s{target::relu, target::max_pool2d};
+  return s;
+}
+
 // An argument's value as the interpreter passed it: a node's output, a list of tensors, or a literal.
 Value literal_value(const Arg& a) {
   return std::visit(
@@ -141,7 +152,10 @@ void accumulate(std::optional<Tensor>& slot, const Tensor& g) { slot = slot ? op
 
 }  // namespace
 
-void register_backward(const std::string& target, BackwardFn fn) { table().add(target, std::move(fn)); }
+void register_backward(const std::string& target, BackwardFn fn) {
+  table().add(target, std::move(fn));
+  mask_takers().erase(target);
+}
 const BackwardFn* find_backward(const std::string& target) { return table().find(target); }
 
 // ---- recording -------------------------------------------------------------------------------------------
@@ -213,6 +227,11 @@ std::vector<Tensor> Tape::backward(const std::vector<std::optional<Tensor>>& out
     throw ValueError("backward: expected " + std::to_string(outputs_.size()) + " output gradient(s), got " +
                      std::to_string(output_grads.size()));
   std::vector<std::optional<Tensor>> grads(entries_.size());
+  // masks[i]: an STE mask grads[i] is still to be multiplied by (a fake quantize's, left to a rule that takes it).
+  std::vector<std::optional<Tensor>> masks(entries_.size());
+  auto apply_mask = [&](size_t i) {
+    if (masks[i]) grads[i] = fake_quantize_backward(*grads[i], *std::exchange(masks[i], std::nullopt));
+  };
   for (size_t i = 0; i < output_grads.size(); ++i) {
     if (!output_grads[i]) continue;
     const Tensor& g = *output_grads[i];
@@ -229,13 +248,28 @@ std::vector<Tensor> Tape::backward(const std::vector<std::optional<Tensor>>& out
     Entry& e = entries_[i];
     if (!grads[i] || !e.requires_grad) continue;
     const Tensor g = *grads[i];
+    const std::optional<Tensor> mask = std::exchange(masks[i], std::nullopt);
     auto give = [&](int src, const Value& v) {
       if (src < 0 || v.is_none() || !entries_[src].requires_grad) return;
       const Tensor& t = std::get<Tensor>(v.v);
       const Value& want = entries_[src].out;
       if (!want.is_tensor() || std::get<Tensor>(want.v).shape() != t.shape())
         throw RuntimeError("backward gave a gradient of shape " + shape_str(t.shape()) + " for an argument of another shape");
+      apply_mask(src);
       accumulate(grads[src], t);
+    };
+    // A fake quantize's gradient: grad × mask, left to the source's rule when it takes masks and nothing else has
+    // given it a gradient yet (a second gradient finds the mask applied: apply_mask in give).
+    auto give_masked = [&](int src, const Tensor& mask) {
+      const Entry* s = src >= 0 ? &entries_[src] : nullptr;
+      if (s && s->requires_grad && !grads[src] && s->node->op == OpKind::call_function &&
+          mask_takers().count(s->node->target) && s->out.is_tensor() && std::get<Tensor>(s->out.v).shape() == g.shape() &&
+          mask.dtype() == DType::UInt8 && mask.shape() == g.shape()) {
+        grads[src] = g;
+        masks[src] = mask;
+      } else {
+        give(src, fake_quantize_backward(g, mask));
+      }
     };
     try {
       switch (e.node->op) {
@@ -246,7 +280,10 @@ std::vector<Tensor> Tape::backward(const std::vector<std::optional<Tensor>>& out
           else it->second = ops::add(it->second, g);
           break;
         }
-        case OpKind::call_module: give(e.sources[0][0], e.grad_mask ? fake_quantize_backward(g, *e.grad_mask) : g); break;
+        case OpKind::call_module:
+          if (e.grad_mask) give_masked(e.sources[0][0], *e.grad_mask);
+          else give(e.sources[0][0], g);
+          break;
         case OpKind::call_function: {
           const BackwardFn* fn = find_backward(e.node->target);
           if (!fn) throw NotImplementedError("backward: no derivative for '" + e.node->target + "'");
@@ -256,7 +293,8 @@ std::vector<Tensor> Tape::backward(const std::vector<std::optional<Tensor>>& out
             for (int s : srcs) need = need || (s >= 0 && entries_[s].requires_grad);
             needs.push_back(need);
           }
-          const std::vector<Value> r = (*fn)(GradArgs{OpArgs{e.args, *e.node}, e.out, g, needs, e.saved});
+          const std::vector<Value> r =
+              (*fn)(GradArgs{OpArgs{e.args, *e.node}, e.out, g, needs, e.saved, mask ? &*mask : nullptr});
           for (size_t k = 0; k < r.size() && k < e.sources.size(); ++k) {
             if (auto* ts = std::get_if<std::vector<Tensor>>(&r[k].v)) {
               for (size_t j = 0; j < ts->size() && j < e.sources[k].size(); ++j) give(e.sources[k][j], Value((*ts)[j]));

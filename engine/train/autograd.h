@@ -8,7 +8,9 @@
 // What is recorded: every node's output value (tensors share storage: nothing is copied) and, for a
 // call_module node, its SubModule::grad_mask() right after the call — a fake quantize's straight-through
 // mask, so fake quant takes part in backward as ATen's fake_quantize_*_cachemask backward does
-// (gradient × mask; observers pass the gradient unchanged), and what the node's op saved for its backward
+// (gradient × mask; observers pass the gradient unchanged; when the fake quantize reads a relu's or a max_pool2d's
+// output and is its first gradient, the × mask is done in that op's backward pass, GradArgs::grad_mask), and what
+// the node's op saved for its backward
 // (ops::SavedForBackward: batch_norm's batch statistics, as torch's native_batch_norm saves them; max_pool2d's
 // indices). A node requires grad when it reads a
 // parameter (a get_attr of a non-buffer tensor), or an input when recorded with input_grads, through
@@ -43,6 +45,9 @@ struct GradArgs {
   const Tensor& grad;               // d loss / d output
   const std::vector<bool>& needs;   // per argument: does it want a gradient?
   const ops::SavedForBackward& saved;  // what the forward op saved for its backward (ops/ops.h)
+  // An STE mask grad is still to be multiplied by (ops/backward.h), or nullptr. Only the built-in rules of relu and
+  // max_pool2d get one: when a fake quantize reads their output, its grad × mask is left to their own pass.
+  const Tensor* grad_mask = nullptr;
   bool needs_grad(size_t i) const { return i < needs.size() && needs[i]; }
   const Tensor& output() const;     // out as a tensor
 };
