@@ -252,15 +252,6 @@ const uint8_t* mask_data(const Tensor* mask, const Tensor& grad, const char* op)
   return mask->data<uint8_t>();
 }
 
-// A mask byte as a float, m exactly: 2²³ + m has m in its low mantissa bits, so the float with bits 0x4B000000 | m
-// minus 2²³. Integer lanes and one subtraction, where float(m) becomes one scalar conversion per lane in wasm SIMD.
-inline float mask_float(uint8_t m) {
-  const uint32_t bits = 0x4B000000u | m;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f - 8388608.f;
-}
-
 // Both sides taken, then a select: a loop in SIMD lanes, no branch per element.
 PT_HOT_LOOP void threshold_masked(const float* __restrict g, const uint8_t* __restrict m, const float* __restrict y,
                                   float threshold, int64_t n, float* __restrict out) {

@@ -10,6 +10,8 @@
 //   Tensor dw = pt::ops::conv2d_backward_weight(grad, x, w.shape(), {1}, {1}, {1}, 1);
 //   Tensor db = pt::ops::sum_to(grad, {w.size(0), 1, 1}).reshape({w.size(0)});
 #pragma once
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -46,6 +48,16 @@ DivGrads div_backward(const Tensor& grad, const Tensor& result, const Tensor& ot
 // grad / count, broadcast back over the reduced dims of x: mean.dim's backward (and
 // adaptive_avg_pool2d's when every window is the whole plane).
 Tensor mean_dim_backward(const Tensor& grad, const Shape& input_shape, const IntList& dims, bool keepdim);
+
+// A mask byte as a float, m exactly: 2²³ + m has m in its low mantissa bits, so the float with bits 0x4B000000 | m
+// minus 2²³. Integer lanes and one subtraction, where float(m) becomes one scalar conversion per lane in wasm SIMD.
+// grad · mask_float(m) is ATen's dY * mask (quant/quantize.h fake_quantize_backward, and the masked rules below).
+inline float mask_float(uint8_t m) {
+  const uint32_t bits = 0x4B000000u | m;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f - 8388608.f;
+}
 
 // An STE mask (`grad_mask` below): a fake quantize's uint8 mask of grad's shape that the gradient is still to be
 // multiplied by (fake_quantize_backward's grad × mask, 1 keeps, 0 gives 0 with grad's sign), when the fake quantize

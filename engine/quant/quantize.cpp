@@ -9,6 +9,7 @@
 
 #include "core/hot.h"
 #include "kernels/kernels.h"
+#include "ops/backward.h"
 
 namespace pt {
 
@@ -312,7 +313,7 @@ Tensor fake_quantize_per_channel_affine(const Tensor& x, const Tensor& scale, co
 
 namespace {
 PT_HOT_LOOP void times_mask(const float* __restrict g, const uint8_t* __restrict m, int64_t n, float* __restrict o) {
-  for (int64_t i = 0; i < n; ++i) o[i] = g[i] * static_cast<float>(m[i]);
+  for (int64_t i = 0; i < n; ++i) o[i] = g[i] * ops::mask_float(m[i]);
 }
 }  // namespace
 
