@@ -151,6 +151,43 @@ struct I16GemmOffsets {
 using I16GemmOffsetsFn = void(const I16GemmOffsets& g) noexcept;
 extern const Kernel<I16GemmOffsetsFn> i16_gemm_offsets;
 
+// Integer Winograd F(2×2, 3×3) (Lavin & Gray 2016; int8.conv2d's 3×3 stride-1 path, engine/lower/int8_ops.cpp):
+// a 2×2 block of outputs from a 4×4 tile d of input as Y = Aᵀ [U ⊙ (Bᵀ d B)] A, with
+//   Bᵀ = [1 0 −1 0; 0 1 1 0; 0 −1 1 0; 0 1 0 −1],   Aᵀ = [1 1 1 0; 0 1 −1 −1],
+// and U = G' g G'ᵀ from the 3×3 weights g, G' = [2 0 0; 1 1 1; 1 −1 1; 0 0 2] (twice the usual G, so U is
+// integer and Y comes out 4 times the convolution). The 16 positions ξ = 4u + v of the 4×4 transform are 16
+// independent GEMMs over the channels (i16_gemm, one a position); these two kernels are the transforms around them.
+//
+// i16_winograd_input: V = Bᵀ d B for 8 tiles a panel, both channels of a pair, into i16_gemm's panel layout.
+// Tile j (< 8) of panel p, channel pair q (< pairs): d[r][a] (r, a < 4) is the pair of int16 at
+//   in + q·plane_stride + panel_offsets[p] + r·row_stride + 4j + 2a          (channel 2q, then 2q + 1),
+// and out[ξ·xi_stride + (p·pairs + q)·16 + 2j + h] = (Bᵀ d_h B)[u][v] cast to int16 (the exact sum wrapped),
+// h = 0, 1 the pair's channels. Each tile row read is the 40 int16 from in + q·plane_stride + panel_offsets[p] +
+// r·row_stride on (4 more than the 8 tiles cover): the caller keeps them inside its buffer.
+struct WinogradInput {
+  const int16_t* in;
+  size_t pairs, plane_stride, row_stride;
+  size_t panels;
+  const size_t* panel_offsets;  // panels of them, in int16
+  int16_t* out;
+  size_t xi_stride;
+};
+using WinogradInputFn = void(const WinogradInput& w) noexcept;
+extern const Kernel<WinogradInputFn> i16_winograd_input;
+
+// i32_winograd_output: Y = Aᵀ M A of `tiles` tiles in `rows` rows (output channels), divided by 4. M[u][v] of
+// row i, tile t is m[(4u + v)·xi_stride + i·m_stride + t]; the 2×2 outputs go to
+//   y[i·y_stride + e·y_row + 2t + f] = int32(Σ_uv Aᵀ[e][u]·M[u][v]·Aᵀ[f][v] mod 2^32) >> 2   (e, f ∈ {0, 1}),
+// an arithmetic shift: exact when the sum is 4 times an int32 (the caller's bound), as a multiple of 4's is.
+struct WinogradOutput {
+  const int32_t* m;
+  size_t rows, tiles, xi_stride, m_stride;
+  int32_t* y;
+  size_t y_stride, y_row;
+};
+using WinogradOutputFn = void(const WinogradOutput& w) noexcept;
+extern const Kernel<WinogradOutputFn> i32_winograd_output;
+
 // i16_pack_pairs: two int16 rows of B (k and k + 1) into i16_gemm's panel layout, from column p0 on —
 //   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2]     = row0[t]
 //   out[((p0 + t) / 8)·panel_stride + ((p0 + t) % 8)·2 + 1] = row1[t]        for t < n,

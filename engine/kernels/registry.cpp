@@ -12,6 +12,8 @@ namespace pt::kernels {
   X(HistcAMinMaxFn, f32_histc_aminmax, 4) \
   X(I16GemmFn, i16_gemm, 4)               \
   X(I16GemmOffsetsFn, i16_gemm_offsets, 4) \
+  X(WinogradInputFn, i16_winograd_input, 8) \
+  X(WinogradOutputFn, i32_winograd_output, 4) \
   X(PackPairsFn, i16_pack_pairs, 8)       \
   X(RequantizeFn, i32_requantize, 16)     \
   X(Q8AddFn, q8_add, 16)                  \

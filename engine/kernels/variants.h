@@ -31,6 +31,12 @@ void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;
 void i16_gemm_offsets__scalar(const I16GemmOffsets& g) noexcept;
 void i16_gemm_offsets__wasmsimd(const I16GemmOffsets& g) noexcept;
 
+void i16_winograd_input__scalar(const WinogradInput& w) noexcept;
+void i16_winograd_input__wasmsimd(const WinogradInput& w) noexcept;
+
+void i32_winograd_output__scalar(const WinogradOutput& w) noexcept;
+void i32_winograd_output__wasmsimd(const WinogradOutput& w) noexcept;
+
 void i16_pack_pairs__scalar(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out, size_t panel_stride) noexcept;
 void i16_pack_pairs__wasmsimd(const int16_t* row0, const int16_t* row1, size_t n, size_t p0, int16_t* out,
                               size_t panel_stride) noexcept;

@@ -370,6 +370,147 @@ void requantize_channel(const int32_t* acc, const ConvShape& s, int64_t row_stri
     std::memcpy(y + r * s.OW * eb, row_codes + r * row_stride * eb, static_cast<size_t>(s.OW * eb));
 }
 
+// ---- 3×3 at stride 1: integer Winograd F(2×2, 3×3) --------------------------------------------------------
+// Each 2×2 block of outputs (a tile) from the 4×4 input d around it as Aᵀ [U ⊙ V] A (kernels.h: i16_winograd_input,
+// i32_winograd_output), V = Bᵀ d B per channel, U = G' g G'ᵀ per output and input channel: 16 products a tile
+// where the direct convolution takes 36, as 16 GEMMs over the channels (i16_gemm, one per position ξ of the 4×4
+// transform: [Og × Cg] · [Cg × tiles]). Integer arithmetic keeps it exact. With G' = 2·G every entry of U is an
+// integer, |U| ≤ 3·3·max|g| (G's rows sum to at most 3 in magnitude) and |V| ≤ 2·2·max|d| (Bᵀ's rows, 2), both
+// int16 for int8 weights and input codes minus a zero point; every later step (i32x4.dot_i16x8_s's products and
+// sums, the GEMM's sums, Aᵀ M A) is a ring operation modulo 2^32, so the result is 4·Y modulo 2^32 whatever the sums
+// in between — and 4·Y itself while |4·Y| < 2^31, which |Y| ≤ Cg·9·128·max|d| < 2^29 (conv_takes_winograd's bound)
+// guarantees; the shift right by 2 then gives Y, the int32 accumulator the GEMM paths compute, bit for bit.
+// The tiles go in panels of 8 along each tile row (⌈OW/2 / 8⌉ panels a row; odd OH / OW: a last tile half outside,
+// which reads the padded planes' next row or the zeros past them and whose outputs are left out), a run of panels a
+// block, so the block's 16 transformed inputs and 16 GEMM results stay in L1 (kWinogradBlockBytes).
+
+// Where the transforms pay (bench A/B against the GEMM path, docs/performance.md): 16 channels a group and more (the
+// GEMMs' depth), 256 outputs a plane and more (the weights' transform, per call, is amortised over them), and
+// Cg·OH·OW ≥ 6144 (16 channels at 16×16 were 4–9 % slower, 24 at 16×16 and 16 at 32×32 2–5 % faster).
+constexpr int64_t kWinogradMinChannels = 16, kWinogradMinOutputs = 256, kWinogradMinWork = 6144;
+constexpr int64_t kWinogradBlockBytes = 24 << 10;  // a block's transformed inputs and GEMM results, 512·(Og + Cp) a panel
+
+// The largest |code − zero point| an input code can give.
+int64_t max_input_offset(const Int8Params& p) {
+  const int64_t lo = p.in_signed ? -128 : 0, hi = p.in_signed ? 127 : 255;
+  return std::max(std::abs(lo - p.in_zero_point), std::abs(hi - p.in_zero_point));
+}
+
+}  // namespace
+
+bool conv_takes_winograd(const Int8Params& p, int64_t Cg, int64_t OH, int64_t OW) {
+  if (p.kernel_h != 3 || p.kernel_w != 3 || p.stride_h != 1 || p.stride_w != 1 || Cg < kWinogradMinChannels ||
+      OH * OW < kWinogradMinOutputs || Cg * OH * OW < kWinogradMinWork)
+    return false;
+  const int64_t d = max_input_offset(p);
+  return 4 * d <= 32767 && Cg * 9 * 128 * d < (int64_t{1} << 29);
+}
+
+namespace {
+
+// U = G' g G'ᵀ of every output channel o (group o / Og) and input channel c as i16_gemm's A, one per position ξ:
+// u[((group·16 + ξ)·Og + o % Og)·2Cp + c] (an odd Cg's last pair padded with 0). Per output channel its weights are
+// gathered tap by tap into rows over the channels (g[tap][c], the packing's columns found once), so G' and G'ᵀ are
+// adds of whole rows (vectorised) written straight into the 16 rows of u. False when a packed weight lies outside
+// int8's range (an edited graph: the bound above then does not hold, the caller takes the GEMM path).
+bool winograd_weights(const int16_t* w, const WeightPacking& pk, int64_t O, int64_t Og, int64_t Cp, int16_t* u) {
+  const int64_t row = pk.row(), n = 2 * Cp;  // a row of u: the channels, an odd Cg's pad included
+  std::vector<int32_t> columns(static_cast<size_t>(9 * pk.Cg));
+  for (int64_t t = 0; t < 9; ++t)
+    for (int64_t c = 0; c < pk.Cg; ++c) columns[t * pk.Cg + c] = static_cast<int32_t>(pk.column(c * 9 + t));
+  std::vector<int16_t> gt(static_cast<size_t>(21 * n), 0);  // g[9][n], then G'·g: t[4][3][n]
+  int16_t *g = gt.data(), *t = g + 9 * n;
+  int16_t lo = 0, hi = 0;
+  for (int64_t o = 0; o < O; ++o) {
+    const int16_t* wo = w + o * row;
+    for (int64_t k = 0; k < 9; ++k)
+      for (int64_t c = 0; c < pk.Cg; ++c) g[k * n + c] = wo[columns[k * pk.Cg + c]];
+    for (int64_t i = 0; i < 9 * n; ++i) lo = std::min(lo, g[i]), hi = std::max(hi, g[i]);
+    for (int64_t j = 0; j < 3; ++j) {  // t = G'·g, a row of three taps at a time
+      const int16_t *g0 = g + j * n, *g1 = g + (3 + j) * n, *g2 = g + (6 + j) * n;
+      int16_t *t0 = t + j * n, *t1 = t + (3 + j) * n, *t2 = t + (6 + j) * n, *t3 = t + (9 + j) * n;
+      for (int64_t c = 0; c < n; ++c) {
+        t0[c] = static_cast<int16_t>(2 * g0[c]);
+        t1[c] = static_cast<int16_t>(g0[c] + g1[c] + g2[c]);
+        t2[c] = static_cast<int16_t>(g0[c] - g1[c] + g2[c]);
+        t3[c] = static_cast<int16_t>(2 * g2[c]);
+      }
+    }
+    int16_t* uo = u + ((o / Og) * 16 * Og + o % Og) * n;
+    const int64_t xi_step = Og * n;
+    for (int64_t i = 0; i < 4; ++i) {  // U = t·G'ᵀ, row i
+      const int16_t *a = t + 3 * i * n, *b = a + n, *c2 = b + n;
+      int16_t *u0 = uo + 4 * i * xi_step, *u1 = u0 + xi_step, *u2 = u1 + xi_step, *u3 = u2 + xi_step;
+      for (int64_t c = 0; c < n; ++c) {
+        u0[c] = static_cast<int16_t>(2 * a[c]);
+        u1[c] = static_cast<int16_t>(a[c] + b[c] + c2[c]);
+        u2[c] = static_cast<int16_t>(a[c] - b[c] + c2[c]);
+        u3[c] = static_cast<int16_t>(2 * c2[c]);
+      }
+    }
+  }
+  return lo >= -128 && hi <= 127;
+}
+
+struct WinogradConv {
+  const ConvShape& s;
+  int64_t Cp, TH, TW, per_row, row_stride, rows_even;  // pairs; tile rows and columns; panels a tile row; acc rows
+  explicit WinogradConv(const ConvShape& shape)
+      : s(shape), Cp((s.Cg + 1) / 2), TH((s.OH + 1) / 2), TW((s.OW + 1) / 2), per_row((TW + 7) / 8), row_stride(16 * per_row),
+        rows_even(2 * TH) {}
+  int64_t plane() const { return s.Hp() * 2 * s.Wp(); }
+  // The planes pair_planes writes (16 zeros after them) and the zeros the last tiles read past them.
+  int64_t planes_len() const { return Cp * plane() + 2 * s.Wp() + 32 * per_row + 16; }
+};
+
+// The whole conv through the transforms (groups, images); false: a weight outside int8's range, nothing written.
+bool winograd_conv(const std::byte* xin, const Tensor& w, const Int8Params& p, const ConvShape& s, const WeightPacking& pk,
+                   int64_t N, int64_t groups, const std::vector<OutputStage>& stages, int64_t eb, uint8_t* dst) {
+  const WinogradConv wc(s);
+  const int64_t O = w.size(0), Og = O / groups, Cp = wc.Cp, P = s.OH * s.OW;
+  const int64_t all_panels = wc.TH * wc.per_row,
+                block_panels = std::clamp<int64_t>(kWinogradBlockBytes / (512 * (Og + Cp)), 1, all_panels);
+  checked_nbytes({groups * 16 * Og, 2 * Cp}, DType::Int16, "int8.conv2d's transformed weights");
+  checked_nbytes({Og * wc.rows_even, wc.row_stride}, DType::Int32, "int8.conv2d's accumulators");
+  checked_nbytes({16 * Og * block_panels, 8}, DType::Int32, "int8.conv2d's transformed accumulators");
+  const auto u = scratch_buffer<int16_t>(groups * 16 * Og * 2 * Cp);
+  if (!winograd_weights(w.data<int16_t>(), pk, O, Og, Cp, u.get())) return false;
+  const int64_t xi_in = block_panels * Cp * 16, xi_acc = Og * block_panels * 8;
+  const auto planes = scratch_buffer<int16_t>(wc.planes_len()), v = scratch_buffer<int16_t>(16 * xi_in);
+  const auto m = scratch_buffer<int32_t>(16 * xi_acc), acc = scratch_buffer<int32_t>(Og * wc.rows_even * wc.row_stride);
+  const auto row_codes = scratch_buffer<uint8_t>(((s.OH - 1) * wc.row_stride + s.OW) * eb);
+  std::vector<size_t> panel_offsets(static_cast<size_t>(block_panels));
+  std::fill(planes.get() + Cp * wc.plane(), planes.get() + wc.planes_len(), int16_t{0});
+  const int64_t group_in = s.Cg * s.H * s.W;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t gr = 0; gr < groups; ++gr) {
+      pair_planes(xin + (n * groups + gr) * group_in, s, p.in_signed != 0, p.in_zero_point, planes.get());
+      for (int64_t pn0 = 0; pn0 < all_panels; pn0 += block_panels) {
+        const int64_t panels = std::min(block_panels, all_panels - pn0);
+        for (int64_t pn = 0; pn < panels; ++pn)  // panel pn0 + pn: tile row (pn0 + pn) / per_row, its 8 tiles from 8·(… % per_row)
+          panel_offsets[pn] = static_cast<size_t>(2 * ((pn0 + pn) / wc.per_row) * 2 * s.Wp() + 32 * ((pn0 + pn) % wc.per_row));
+        kn::i16_winograd_input(kn::WinogradInput{planes.get(), static_cast<size_t>(Cp), static_cast<size_t>(wc.plane()),
+                                                 static_cast<size_t>(2 * s.Wp()), static_cast<size_t>(panels),
+                                                 panel_offsets.data(), v.get(), static_cast<size_t>(xi_in)});
+        for (int64_t xi = 0; xi < 16; ++xi)
+          kn::i16_gemm(kn::I16Gemm{static_cast<size_t>(Og), static_cast<size_t>(panels), static_cast<size_t>(Cp),
+                                   u.get() + (gr * 16 + xi) * Og * 2 * Cp, static_cast<size_t>(2 * Cp), v.get() + xi * xi_in,
+                                   m.get() + xi * xi_acc, static_cast<size_t>(panels * 8)});
+        for (int64_t pn = 0; pn < panels; ++pn)
+          kn::i32_winograd_output(kn::WinogradOutput{
+              m.get() + pn * 8, static_cast<size_t>(Og), 8, static_cast<size_t>(xi_acc), static_cast<size_t>(panels * 8),
+              acc.get() + 2 * ((pn0 + pn) / wc.per_row) * wc.row_stride + 16 * ((pn0 + pn) % wc.per_row),
+              static_cast<size_t>(wc.rows_even * wc.row_stride), static_cast<size_t>(wc.row_stride)});
+      }
+      for (int64_t o = 0; o < Og; ++o) {
+        const int64_t oc = gr * Og + o;
+        requantize_channel(acc.get() + o * wc.rows_even * wc.row_stride, s, wc.row_stride, stages[oc], eb,
+                           dst + (n * O + oc) * P * eb, row_codes.get());
+      }
+    }
+  return true;
+}
+
 Value conv2d(const OpArgs& a) {
   const Int8Params p = Int8Params::from(a.tensor(1));
   const Tensor& x = codes(a.tensors(0).at(0), p.in_dtype(), "int8.conv2d");
@@ -395,6 +536,8 @@ Value conv2d(const OpArgs& a) {
   const int64_t eb = p.out_bits / 8;  // bytes a code
   const std::byte* xin = x.bytes();
   const int64_t group_in = s.Cg * s.H * s.W;
+
+  if (conv_takes_winograd(p, s.Cg, s.OH, s.OW) && winograd_conv(xin, w, p, s, pk, N, groups, stages, eb, dst)) return Value(out);
 
   if (pk.layout == WeightLayout::channel_pairs && s.runs()) {
     const int64_t T = pk.T, Cp = (s.Cg + 1) / 2, k_pairs = Cp * T;

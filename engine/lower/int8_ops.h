@@ -115,6 +115,13 @@ WeightPacking linear_packing(int64_t K);
 // on, below that im2col packs the taps tighter); taps otherwise. From the weight and params only.
 WeightLayout conv_weight_layout(const Int8Params& p, int64_t Cg);
 
+// Whether int8.conv2d computes a conv with these params, Cg input channels a group and OH × OW outputs a plane through
+// integer Winograd F(2×2, 3×3) (int8_ops.cpp says how and why it stays exact): a 3×3 kernel at stride 1, where it
+// pays (16 channels a group or more, 256 outputs or more, Cg·OH·OW ≥ 6144), and a zero point for which
+// Cg·9·128·max|code − zero point| < 2^29 (a packed weight outside int8's range, from an edited graph, sends the call
+// to the GEMM paths too). Its accumulators, so its outputs, equal theirs bit for bit.
+bool conv_takes_winograd(const Int8Params& p, int64_t Cg, int64_t OH, int64_t OW);
+
 // int8 weights [O, Cg, kH, kW] (conv) or [O, K] (linear, taps only) -> int16 [O, row] in `layout`.
 Tensor pack_weight(const Tensor& w, WeightLayout layout = WeightLayout::taps);
 

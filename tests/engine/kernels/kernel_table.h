@@ -144,6 +144,52 @@ kt::Call<I16GemmOffsetsFn> draw_i16_gemm_offsets(kt::Rng& r, size_t n) {
           }};
 }
 
+// Winograd's input transform on planes of drawn values (as the conv makes them, codes minus a zero point, or any
+// int16, where the int16 sums wrap), 1 … 8 pairs (n wrapped into 0 … 39: 0 pairs too), 0 … 4 panels at offsets
+// anywhere in the plane (odd and overlapping ones), row and plane strides with gaps; the output's gaps between
+// positions and panels are compared too, so a write outside its slots shows.
+kt::Call<WinogradInputFn> draw_i16_winograd_input(kt::Rng& r, size_t n) {
+  const size_t pairs = n % 40 < 8 ? n % 40 : 1 + r.below(8), panels = r.below(5);
+  const size_t row_stride = 32 + r.below(40), plane_stride = 4 * row_stride + r.below(80), room = 1 + r.below(60);
+  const size_t xi_stride = panels * pairs * 16 + r.below(9);
+  const int mode = static_cast<int>(r.below(3));
+  auto in = std::make_shared<std::vector<int16_t>>(pairs * plane_stride + room + 3 * row_stride + 40);
+  auto offsets = std::make_shared<std::vector<size_t>>(panels);
+  for (int16_t& v : *in) v = draw_i16(r, mode);
+  for (size_t& o : *offsets) o = r.below(room);
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "pairs=%zu panels=%zu row_stride=%zu plane_stride=%zu xi_stride=%zu values=%d", pairs,
+                panels, row_stride, plane_stride, xi_stride, mode);
+  return {shape, [=](WinogradInputFn* fn) {
+            std::vector<int16_t> out(16 * xi_stride + 1, int16_t{0x5a5a});
+            fn(WinogradInput{in->data(), pairs, plane_stride, row_stride, panels, offsets->data(), out.data(), xi_stride});
+            kt::Field f{"out", {}};
+            for (int16_t v : out) f.words.push_back(static_cast<uint16_t>(v));
+            return kt::Outputs{f};
+          }};
+}
+
+// Winograd's output transform on any int32 (the sums wrap; the shift then keeps whatever the wrapped sum says),
+// or on 4 times drawn values (the conv's case: the shift exact), n tiles (wrapped into 0 … 99) in 0 … 5 rows,
+// strides with gaps, the output's gaps compared too.
+kt::Call<WinogradOutputFn> draw_i32_winograd_output(kt::Rng& r, size_t n) {
+  const size_t tiles = n <= 100 ? n : n % 100, rows = r.below(6);
+  const size_t m_stride = tiles + r.below(5), xi_stride = rows * m_stride + r.below(5);
+  const size_t y_row = 2 * tiles + r.below(5), y_stride = 2 * y_row + r.below(5);
+  const bool times4 = r.chance(0.5);
+  auto m = std::make_shared<std::vector<int32_t>>(16 * xi_stride);
+  for (int32_t& v : *m) v = times4 ? 4 * (static_cast<int32_t>(r.next() % 2000001) - 1000000) : static_cast<int32_t>(r.next());
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "rows=%zu tiles=%zu m_stride=%zu xi_stride=%zu y_row=%zu y_stride=%zu values=%s", rows,
+                tiles, m_stride, xi_stride, y_row, y_stride, times4 ? "small" : "any");
+  return {shape, [=](WinogradOutputFn* fn) {
+            kt::Field y{"y", std::vector<uint32_t>(rows * y_stride + 1, 0xdeadbeefu)};
+            fn(WinogradOutput{m->data(), rows, tiles, xi_stride, m_stride, reinterpret_cast<int32_t*>(y.words.data()), y_stride,
+                              y_row});
+            return kt::Outputs{y};
+          }};
+}
+
 // n columns from a random start p0 (so the SIMD variant's head, body and tail all run), random values.
 kt::Call<PackPairsFn> draw_i16_pack_pairs(kt::Rng& r, size_t n) {
   const size_t p0 = r.below(20), k_pairs = 1 + r.below(4), panel_stride = 16 * k_pairs;
@@ -441,6 +487,8 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_histc_aminmax, draw_histc_aminmax),
       kt::under_test(i16_gemm, draw_i16_gemm),
       kt::under_test(i16_gemm_offsets, draw_i16_gemm_offsets),
+      kt::under_test(i16_winograd_input, draw_i16_winograd_input),
+      kt::under_test(i32_winograd_output, draw_i32_winograd_output),
       kt::under_test(i16_pack_pairs, draw_i16_pack_pairs),
       kt::under_test(i32_requantize, draw_i32_requantize),
       kt::under_test(q8_add, draw_q8_add),

@@ -88,76 +88,128 @@ float multiplier(Rng& r, kn::RequantKind kind) {
   return static_cast<float>(r.in(1, 1 << 20)) * 0x1p-32f;
 }
 
-}  // namespace
-
-TEST_CASE("int8.conv2d equals a direct integer convolution bit for bit", "[lower][int8]") {
+// Runs case c (values drawn from r) in both weight layouts; returns the number of layouts checked (2).
+int check_case(const Case& c, Rng& r) {
   const OpFn* conv = find_op(target::int8_conv2d);
   REQUIRE(conv);
   Graph g;
   const Node* node = g.call_function(target::int8_conv2d, {});
+  int checked = 0;
+  const Int8Params& p = c.p;
+  const auto kind = static_cast<kn::RequantKind>(p.requant);
+  const int64_t Cg = c.C / c.groups, Og = c.O / c.groups;
+  const int64_t OH = (c.H + 2 * c.ph - c.KH) / c.sh + 1, OW = (c.W + 2 * c.pw - c.KW) / c.sw + 1;
+  Tensor x = Tensor::empty({c.N, c.C, c.H, c.W}, p.in_dtype());
+  for (int64_t i = 0; i < x.numel(); ++i) x.bytes()[i] = static_cast<std::byte>(r.next());
+  Tensor w = Tensor::empty({c.O, Cg, c.KH, c.KW}, DType::Int8);
+  for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>(r.in(-128, 127));
+  Tensor scale = Tensor::empty({c.O});
+  Tensor bias = Tensor::empty({c.O}, kind == kn::RequantKind::f32_output ? DType::Float32 : DType::Int32);
+  for (int64_t o = 0; o < c.O; ++o) {
+    scale.data<float>()[o] = multiplier(r, kind);
+    if (kind == kn::RequantKind::f32_output) bias.data<float>()[o] = static_cast<float>(r.in(-1000, 1000)) * 0.25f;
+    else bias.data<int32_t>()[o] = static_cast<int32_t>(r.in(-100000, 100000));
+  }
+  const WeightLayout lowered = conv_weight_layout(p, Cg);
+  for (const WeightLayout layout : {lowered, lowered == WeightLayout::taps ? WeightLayout::channel_pairs : WeightLayout::taps}) {
+    INFO("weight layout " << static_cast<int>(layout) << (layout == lowered ? " (lowering's)" : ""));
+    Int8Params pl = p;
+    pl.weight_layout = static_cast<int32_t>(layout);
+    const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(pl.to_tensor()), Value(pack_weight(w, layout)),
+                                    Value(bias), Value(scale)};
+    const Tensor y = std::get<Tensor>((*conv)(OpArgs{values, *node}).v);
+    REQUIRE(y.shape() == Shape{c.N, c.O, OH, OW});
+    REQUIRE(y.dtype() == p.out_dtype());
+    const int64_t eb = p.out_bits / 8;
+    const auto code = [&](int64_t i) { return p.in_signed ? int32_t{x.data<int8_t>()[i]} : int32_t{x.data<uint8_t>()[i]}; };
+    int64_t differ = 0, first = -1;
+    for (int64_t n = 0; n < c.N; ++n)
+      for (int64_t o = 0; o < c.O; ++o) {
+        const OutputStage st = output_stage(p, scale, bias, o);
+        const int64_t gr = o / Og;
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            uint32_t acc = 0;
+            for (int64_t cg = 0; cg < Cg; ++cg)
+              for (int64_t i = 0; i < c.KH; ++i)
+                for (int64_t j = 0; j < c.KW; ++j) {
+                  const int64_t ih = oh * c.sh - c.ph + i, iw = ow * c.sw - c.pw + j;
+                  if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
+                  const int32_t xv = code(((n * c.C + gr * Cg + cg) * c.H + ih) * c.W + iw) - p.in_zero_point;
+                  acc += static_cast<uint32_t>(xv * w.data<int8_t>()[((o * Cg + cg) * c.KH + i) * c.KW + j]);
+                }
+            const int32_t want = st.r.apply(static_cast<int32_t>(acc + static_cast<uint32_t>(st.bias)));
+            const int64_t at = ((n * c.O + o) * OH + oh) * OW + ow;
+            int32_t got = 0;
+            std::memcpy(&got, y.bytes() + at * eb, static_cast<size_t>(eb));
+            if (eb == 1) got = p.out_signed ? int32_t{static_cast<int8_t>(got)} : int32_t{static_cast<uint8_t>(got)};
+            if (eb == 2) got = static_cast<int16_t>(got);
+            if (got != want && differ++ == 0) first = at;
+          }
+      }
+    INFO("first differing output " << first);
+    CHECK(differ == 0);
+    ++checked;
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("int8.conv2d equals a direct integer convolution bit for bit", "[lower][int8]") {
   Rng r{0x5eedc0de2026ull};
   int checked = 0;
   for (int t = 0; t < 400; ++t) {
     const Case c = draw(r);
     INFO("case " << t << ": " << c.str());
-    const Int8Params& p = c.p;
-    const auto kind = static_cast<kn::RequantKind>(p.requant);
-    const int64_t Cg = c.C / c.groups, Og = c.O / c.groups;
-    const int64_t OH = (c.H + 2 * c.ph - c.KH) / c.sh + 1, OW = (c.W + 2 * c.pw - c.KW) / c.sw + 1;
-    Tensor x = Tensor::empty({c.N, c.C, c.H, c.W}, p.in_dtype());
-    for (int64_t i = 0; i < x.numel(); ++i) x.bytes()[i] = static_cast<std::byte>(r.next());
-    Tensor w = Tensor::empty({c.O, Cg, c.KH, c.KW}, DType::Int8);
-    for (int64_t i = 0; i < w.numel(); ++i) w.data<int8_t>()[i] = static_cast<int8_t>(r.in(-128, 127));
-    Tensor scale = Tensor::empty({c.O});
-    Tensor bias = Tensor::empty({c.O}, kind == kn::RequantKind::f32_output ? DType::Float32 : DType::Int32);
-    for (int64_t o = 0; o < c.O; ++o) {
-      scale.data<float>()[o] = multiplier(r, kind);
-      if (kind == kn::RequantKind::f32_output) bias.data<float>()[o] = static_cast<float>(r.in(-1000, 1000)) * 0.25f;
-      else bias.data<int32_t>()[o] = static_cast<int32_t>(r.in(-100000, 100000));
-    }
-    const WeightLayout lowered = conv_weight_layout(p, Cg);
-    for (const WeightLayout layout : {lowered, lowered == WeightLayout::taps ? WeightLayout::channel_pairs : WeightLayout::taps}) {
-      INFO("weight layout " << static_cast<int>(layout) << (layout == lowered ? " (lowering's)" : ""));
-      Int8Params pl = p;
-      pl.weight_layout = static_cast<int32_t>(layout);
-      const std::vector<Value> values{Value(std::vector<Tensor>{x}), Value(pl.to_tensor()), Value(pack_weight(w, layout)),
-                                      Value(bias), Value(scale)};
-      const Tensor y = std::get<Tensor>((*conv)(OpArgs{values, *node}).v);
-      REQUIRE(y.shape() == Shape{c.N, c.O, OH, OW});
-      REQUIRE(y.dtype() == p.out_dtype());
-      const int64_t eb = p.out_bits / 8;
-      const auto code = [&](int64_t i) { return p.in_signed ? int32_t{x.data<int8_t>()[i]} : int32_t{x.data<uint8_t>()[i]}; };
-      int64_t differ = 0, first = -1;
-      for (int64_t n = 0; n < c.N; ++n)
-        for (int64_t o = 0; o < c.O; ++o) {
-          const OutputStage st = output_stage(p, scale, bias, o);
-          const int64_t gr = o / Og;
-          for (int64_t oh = 0; oh < OH; ++oh)
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              uint32_t acc = 0;
-              for (int64_t cg = 0; cg < Cg; ++cg)
-                for (int64_t i = 0; i < c.KH; ++i)
-                  for (int64_t j = 0; j < c.KW; ++j) {
-                    const int64_t ih = oh * c.sh - c.ph + i, iw = ow * c.sw - c.pw + j;
-                    if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
-                    const int32_t xv = code(((n * c.C + gr * Cg + cg) * c.H + ih) * c.W + iw) - p.in_zero_point;
-                    acc += static_cast<uint32_t>(xv * w.data<int8_t>()[((o * Cg + cg) * c.KH + i) * c.KW + j]);
-                  }
-              const int32_t want = st.r.apply(static_cast<int32_t>(acc + static_cast<uint32_t>(st.bias)));
-              const int64_t at = ((n * c.O + o) * OH + oh) * OW + ow;
-              int32_t got = 0;
-              std::memcpy(&got, y.bytes() + at * eb, static_cast<size_t>(eb));
-              if (eb == 1) got = p.out_signed ? int32_t{static_cast<int8_t>(got)} : int32_t{static_cast<uint8_t>(got)};
-              if (eb == 2) got = static_cast<int16_t>(got);
-              if (got != want && differ++ == 0) first = at;
-            }
-        }
-      INFO("first differing output " << first);
-      CHECK(differ == 0);
-      ++checked;
-    }
+    checked += check_case(c, r);
   }
   CHECK(checked == 800);
+}
+
+// Integer Winograd's shapes (conv_takes_winograd): 3×3 at stride 1 over 16 … 40 channels a group (odd ones: a last
+// pair half zero), 256 … 2000 outputs a plane, odd and even output sizes (a last tile half outside), widths of 8 … 50
+// (panels of 8 tiles partly used, several a tile row) over several blocks, zero points at the ends of the code's
+// range (the largest |code − zero point|), every requantization and output. Then the shapes and zero points the
+// GEMM paths keep.
+TEST_CASE("int8.conv2d through integer Winograd equals a direct integer convolution bit for bit", "[lower][int8]") {
+  Rng r{0x3a3a3a2026ull};
+  int checked = 0;
+  for (int t = 0; t < 80; ++t) {
+    Case c = draw(r);
+    c.N = 1, c.groups = r.pick<int64_t>({1, 1, 1, 2});
+    c.C = c.groups * r.pick<int64_t>({16, 17, 24, 25, 32, 40});
+    c.O = c.groups * r.in(1, 9);
+    c.KH = c.KW = 3, c.sh = c.sw = 1;
+    c.ph = r.in(0, 2), c.pw = r.next() % 4 ? c.ph : r.in(0, 2);
+    do {
+      c.H = r.in(6, 40), c.W = r.in(6, 50);
+      const int64_t outputs = (c.H + 2 * c.ph - 2) * (c.W + 2 * c.pw - 2);
+      if (outputs >= 256 && outputs <= 2000 && c.C / c.groups * outputs >= 6144) break;
+    } while (true);
+    Int8Params& p = c.p;
+    p.kernel_h = p.kernel_w = 3, p.stride_h = p.stride_w = 1, p.groups = static_cast<int32_t>(c.groups);
+    p.pad_h = static_cast<int32_t>(c.ph), p.pad_w = static_cast<int32_t>(c.pw);
+    if (r.next() % 3 == 0) p.in_zero_point = p.in_signed ? r.pick<int32_t>({-128, 127}) : r.pick<int32_t>({0, 255});
+    INFO("case " << t << ": " << c.str());
+    const int64_t OH = c.H + 2 * c.ph - 2, OW = c.W + 2 * c.pw - 2;
+    REQUIRE(conv_takes_winograd(p, c.C / c.groups, OH, OW));
+    checked += check_case(c, r);
+  }
+  CHECK(checked == 160);
+  Int8Params p;
+  p.kernel_h = p.kernel_w = 3;
+  CHECK(conv_takes_winograd(p, 16, 32, 32));
+  CHECK_FALSE(conv_takes_winograd(p, 15, 32, 32));  // too few channels
+  CHECK_FALSE(conv_takes_winograd(p, 64, 8, 8));    // too few outputs
+  CHECK_FALSE(conv_takes_winograd(p, 16, 16, 16));  // too little work
+  p.in_zero_point = -128;                               // codes minus it up to 255
+  CHECK(conv_takes_winograd(p, 1800, 32, 32));
+  CHECK_FALSE(conv_takes_winograd(p, 1900, 32, 32));  // Cg·9·128·255 ≥ 2^29: 4·Y could leave int32
+  p.in_zero_point = 9000;                               // 4·|code − zero point| past int16
+  CHECK_FALSE(conv_takes_winograd(p, 32, 32, 32));
+  p.in_zero_point = 0, p.stride_w = 2;
+  CHECK_FALSE(conv_takes_winograd(p, 32, 32, 32));
 }
 
 TEST_CASE("WeightPacking: each layout puts every tap in its own place, pack_weight puts the weight there", "[lower][int8]") {
