@@ -196,6 +196,10 @@ async function main() {
   }
   const tinyI = steps.find((r) => r.impl === 'ours lowered int8 (xnnpack)'), tinyF = steps.find((r) => r.impl === 'ours float');
   if (tinyI && tinyF) console.log(`tiny: lowered int8 is ${(tinyF.ms / tinyI.ms).toFixed(2)}x the speed of our float tiny`);
+  // GMAC/s counts each workload's direct multiply-adds, whatever algorithm ran them: our conv 32ch runs integer
+  // Winograd F(2x2, 3x3) (engine/lower/int8_ops.cpp conv_takes_winograd), 16 of the direct 36 per 2x2 outputs.
+  console.log('GMAC/s and % of peak count the direct convolution\'s multiply-adds; our conv 3x3 32->32 runs integer Winograd ' +
+    'F(2x2, 3x3), which performs 16/36 of them (4.19 M of 9.44 M), so its % of peak is not the kernel\'s own');
 }
 
 await main();
