@@ -193,20 +193,25 @@ def gen_losses():
     torch.manual_seed(11)
     r = torch.randn
 
-    def ce(name, n, c, ignore=(), **kw):
-        x, labels = leaf(2 * r(n, c)), torch.randint(0, c, (n,))
-        for i in ignore:
-            labels[i] = kw.get("ignore_index", -100)
+    def record(name, x, target, target_name, loss_fn, **kw):
+        """loss_fn(x, target, **kw) (class weights drawn when kw asks "weighted"), then backward of it, or of
+        sum(loss * <name>.g) for a per-sample loss; writes x, the target, the weights, loss, dx and g."""
         if kw.pop("weighted", False):
-            kw["weight"] = torch.rand(c) + 0.25
+            kw["weight"] = torch.rand(x.shape[1]) + 0.25
             w.add(name + ".weight", kw["weight"])
-        loss = F.cross_entropy(x, labels, **kw)
+        loss = loss_fn(x, target, **kw)
         g = r(*loss.shape) if loss.dim() else None
         loss.backward(g)
-        w.add(name + ".x", x), w.add(name + ".labels", labels.float()), w.add(name + ".loss", loss)
+        w.add(name + ".x", x), w.add(name + "." + target_name, target), w.add(name + ".loss", loss)
         w.add(name + ".dx", x.grad)
         if g is not None:
             w.add(name + ".g", g)
+
+    def ce(name, n, c, ignore=(), **kw):  # class indices (stored as float32)
+        x, labels = leaf(2 * r(n, c)), torch.randint(0, c, (n,))
+        for i in ignore:
+            labels[i] = kw.get("ignore_index", -100)
+        record(name, x, labels.float(), "labels", lambda x, t, **k: F.cross_entropy(x, t.long(), **k), **kw)
 
     ce("ce_weight", 7, 5, ignore=(3,), weighted=True)
     ce("ce_sum", 6, 4, reduction="sum")
@@ -220,29 +225,14 @@ def gen_losses():
 
     def soft(name, n, c, **kw):  # class probabilities: a target of the input's shape
         x, t = leaf(2 * r(n, c)), torch.softmax(2 * r(n, c), 1)
-        if kw.pop("weighted", False):
-            kw["weight"] = torch.rand(c) + 0.25
-            w.add(name + ".weight", kw["weight"])
-        loss = F.cross_entropy(x, t, **kw)
-        g = r(*loss.shape) if loss.dim() else None
-        loss.backward(g)
-        w.add(name + ".x", x), w.add(name + ".t", t), w.add(name + ".loss", loss), w.add(name + ".dx", x.grad)
-        if g is not None:
-            w.add(name + ".g", g)
+        record(name, x, t, "t", F.cross_entropy, **kw)
 
     soft("ce_prob", 6, 5)
     soft("ce_prob_smooth_weight", 5, 4, label_smoothing=0.2, weighted=True)
     soft("ce_prob_sum", 4, 3, reduction="sum", weighted=True)
     soft("ce_prob_none", 5, 6, label_smoothing=0.1, reduction="none")
     for red in ("sum", "none"):
-        x, t = leaf(r(3, 4, 5)), r(3, 4, 5)
-        loss = F.mse_loss(x, t, reduction=red)
-        g = r(*loss.shape) if loss.dim() else None
-        loss.backward(g)
-        name = "mse_" + red
-        w.add(name + ".x", x), w.add(name + ".t", t), w.add(name + ".loss", loss), w.add(name + ".dx", x.grad)
-        if g is not None:
-            w.add(name + ".g", g)
+        record("mse_" + red, leaf(r(3, 4, 5)), r(3, 4, 5), "t", F.mse_loss, reduction=red)
     w.save("losses")
 
 
