@@ -58,14 +58,33 @@ void Optimizer::zero_grad(bool set_to_none) {
 
 // ---- SGD -------------------------------------------------------------------------------------------------
 
-SGD::SGD(std::vector<Parameter> params, const SGDOptions& o)
-    : Optimizer(std::move(params)), options_(o), momentum_buffer_(params_.size()) {
+namespace {
+void check(const SGDOptions& o) {
   require_non_negative(o.lr, "learning rate");
   require_non_negative(o.momentum, "momentum value");
   require_non_negative(o.weight_decay, "weight_decay value");
   if (std::isnan(o.dampening)) throw ValueError("Invalid dampening value: nan");
   if (o.nesterov && (o.momentum <= 0 || o.dampening != 0))
     throw ValueError("Nesterov momentum requires a momentum and zero dampening");
+}
+
+void check(const AdamOptions& o) {
+  require_non_negative(o.lr, "learning rate");
+  require_non_negative(o.eps, "epsilon value");
+  if (!(o.beta1 >= 0.0 && o.beta1 < 1.0)) throw ValueError("Invalid beta parameter at index 0: " + py_number(o.beta1));
+  if (!(o.beta2 >= 0.0 && o.beta2 < 1.0)) throw ValueError("Invalid beta parameter at index 1: " + py_number(o.beta2));
+  require_non_negative(o.weight_decay, "weight_decay value");
+}
+}  // namespace
+
+SGD::SGD(std::vector<Parameter> params, const SGDOptions& o)
+    : Optimizer(std::move(params)), options_(o), momentum_buffer_(params_.size()) {
+  check(o);
+}
+
+void SGD::set_options(const SGDOptions& o) {
+  check(o);
+  options_ = o;
 }
 
 void SGD::step() {
@@ -105,11 +124,12 @@ void SGD::step() {
 
 Adam::Adam(std::vector<Parameter> params, const AdamOptions& o)
     : Optimizer(std::move(params)), options_(o), state_(params_.size()) {
-  require_non_negative(o.lr, "learning rate");
-  require_non_negative(o.eps, "epsilon value");
-  if (!(o.beta1 >= 0.0 && o.beta1 < 1.0)) throw ValueError("Invalid beta parameter at index 0: " + py_number(o.beta1));
-  if (!(o.beta2 >= 0.0 && o.beta2 < 1.0)) throw ValueError("Invalid beta parameter at index 1: " + py_number(o.beta2));
-  require_non_negative(o.weight_decay, "weight_decay value");
+  check(o);
+}
+
+void Adam::set_options(const AdamOptions& o) {
+  check(o);
+  options_ = o;
 }
 
 void Adam::step() {

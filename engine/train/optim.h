@@ -59,6 +59,9 @@ class SGD : public Optimizer {
   const char* type_name() const override { return "SGD"; }
   void step() override;
   const SGDOptions& options() const { return options_; }
+  // torch's param_groups[0][k] = v between steps: new hyper-parameters, checked as the constructor checks them
+  // (ValueError, and the old ones kept); the momentum buffers stay.
+  void set_options(const SGDOptions& options);
 
  private:
   SGDOptions options_;
@@ -76,6 +79,8 @@ class Adam : public Optimizer {
   const char* type_name() const override { return "Adam"; }
   void step() override;
   const AdamOptions& options() const { return options_; }
+  // As SGD::set_options; the moments and step counts stay.
+  void set_options(const AdamOptions& options);
 
  private:
   struct State {

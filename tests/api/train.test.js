@@ -263,3 +263,33 @@ test('bool keywords by position or by name: load_state_dict strict, zero_grad se
   fq.enable_observer();
   assert.deepEqual(fq.buffer('observer_enabled').tolist(), [1]);
 }));
+
+test('opt.param_groups[0]: hyper-parameters read and changed between steps (engine/train/test_optim.cpp checks the steps against torch)', () => pt.scope(() => {
+  const gm = mlp();
+  const opt = new pt.optim.SGD(gm.parameters(), { lr: 0.1, momentum: 0.9, foreach: false });
+  const [group] = opt.param_groups;
+  assert.equal(group.lr, 0.1);
+  assert.equal(group.momentum, 0.9);
+  assert.equal(group.nesterov, false);
+  assert.equal(group.params.length, 4);
+  group.lr = 0.02;
+  assert.equal(opt.param_groups[0].lr, 0.02, 'the engine keeps the new value');
+  assert.throws(() => { group.lr = -1; }, (e) => e instanceof pt.ValueError && /Invalid learning rate: -1/.test(e.message));
+  assert.throws(() => { group.lr = '0.1'; }, (e) => e instanceof pt.TypeError && /lr must be a number/.test(e.message));
+  group.nesterov = true;  // momentum 0.9, dampening 0: allowed
+  assert.throws(() => { group.momentum = 0; }, (e) => e instanceof pt.ValueError && /Nesterov/.test(e.message));
+  assert.equal(group.momentum, 0.9);
+  group.nesterov = false;
+  assert.equal(opt.param_groups[0].lr, 0.02, 'a refused value leaves the old one');
+  const adam = new pt.optim.Adam(gm.parameters(), { lr: 0.1 });
+  adam.param_groups[0].betas = [0.5, 0.9];
+  assert.deepEqual(adam.param_groups[0].betas, [0.5, 0.9]);
+  assert.throws(() => { adam.param_groups[0].betas = [1, 0.9]; }, (e) => e instanceof pt.ValueError && /beta parameter at index 0/.test(e.message));
+  // The step uses the new rate: a learning rate of 0 leaves the parameters where they are.
+  const x = pt.randn([4, 16]);
+  opt.param_groups[0].lr = 0;
+  const before = gm.parameters()[0].data.tolist();
+  F.cross_entropy(gm.forward(x), [0, 1, 2, 3]).backward();
+  opt.step();
+  assert.deepEqual(gm.parameters()[0].data.tolist(), before);
+}));

@@ -19,7 +19,8 @@ ops        per case <c>: the inputs, a random cotangent <c>.g (or a loss), the o
            with a fixed random cotangent g. state.<k>, x, labels or g, out, loss, grad.<param>, dx, and
            after.<buffer> = the running statistics after the forward.
 optim      a parameter p [7] and three gradients g1..g3; for each optimizer configuration <o> the
-           parameter after each step, <o>.p1 .. <o>.p3 (torch's single-tensor path, foreach=False).
+           parameter after each step, <o>.p1 .. <o>.p3 (torch's single-tensor path, foreach=False); sgd_schedule /
+           adam_schedule change param_groups[0]'s lr and momentum / betas after the first step.
 losses     F.cross_entropy and F.mse_loss with torch's keyword arguments: per case <c> the input <c>.x, labels
            <c>.labels (or target <c>.t), class weights <c>.weight where given, the loss <c>.loss and <c>.dx (the
            gradient of sum(loss * <c>.g) for reduction='none', of the loss otherwise); the keyword arguments are
@@ -262,6 +263,20 @@ def gen_optim():
         for k, g in enumerate(grads):
             p.grad = g.clone()
             opt.step()
+            w.add("%s.p%d" % (name, k + 1), p)
+    # A schedule: param_groups[0]'s hyper-parameters changed after the first step (the buffers and moments stay).
+    schedules = {
+        "sgd_schedule": (lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, foreach=False), {"lr": 0.02, "momentum": 0.5}),
+        "adam_schedule": (lambda ps: torch.optim.Adam(ps, lr=0.1, foreach=False), {"lr": 0.03, "betas": (0.5, 0.9)}),
+    }
+    for name, (make, change) in schedules.items():
+        p = torch.nn.Parameter(p0.clone())
+        opt = make([p])
+        for k, g in enumerate(grads):
+            p.grad = g.clone()
+            opt.step()
+            if k == 0:
+                opt.param_groups[0].update(change)
             w.add("%s.p%d" % (name, k + 1), p)
     w.save("optim")
 

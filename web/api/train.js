@@ -194,8 +194,21 @@ export function installTrain(pt, M, tools) {
     SGD: { lr: 'number', momentum: 'number', dampening: 'number', weight_decay: 'number', nesterov: 'boolean', maximize: 'boolean' },
     Adam: { lr: 'number', betas: 'betas', eps: 'number', weight_decay: 'number', amsgrad: 'boolean', maximize: 'boolean' },
   };
+  // One hyper-parameter's value as given, type-checked (betas: two numbers, a fresh array).
+  const optionValue = (kind, k, v) => {
+    const want = optionKeys[kind][k];
+    if (want === 'betas') {
+      if (!Array.isArray(v) || v.length !== 2 || v.some((b) => typeof b !== 'number')) {
+        throw new E.TypeError(`${kind}(): betas must be two numbers, got ${JSON.stringify(v)}`);
+      }
+      return [v[0], v[1]];
+    }
+    if (typeof v !== want) throw new E.TypeError(`${kind}(): ${k} must be a ${want}, got ${typeof v}`);
+    return v;
+  };
   class Optimizer {
     #handle;
+    #params;
     constructor(params, options = {}) {
       const kind = this.constructor.name;
       if (!optionKeys[kind]) throw new E.TypeError(`pt.optim.${kind}() is not an optimizer the engine has: construct ${Object.keys(optionKeys).map((k) => `pt.optim.${k}`).join(' or ')}`);
@@ -219,22 +232,34 @@ export function installTrain(pt, M, tools) {
         }
         if (k === 'differentiable' && v === false) continue;
         if (k === 'differentiable') throw new E.NotImplementedError(`${kind}(): differentiable=True (autograd through the step) is not supported`);
-        const want = optionKeys[kind][k];
-        if (!want) throw new E.TypeError(`${kind}.__init__() got an unexpected keyword argument '${k}'`);
-        if (want === 'betas') {
-          if (!Array.isArray(v) || v.length !== 2 || v.some((b) => typeof b !== 'number')) {
-            throw new E.TypeError(`${kind}(): betas must be two numbers, got ${JSON.stringify(v)}`);
-          }
-          [o.beta1, o.beta2] = v;
-        } else if (typeof v !== want) {
-          throw new E.TypeError(`${kind}(): ${k} must be a ${want}, got ${typeof v}`);
-        } else {
-          o[k] = v;
-        }
+        if (!optionKeys[kind][k]) throw new E.TypeError(`${kind}.__init__() got an unexpected keyword argument '${k}'`);
+        if (k === 'betas') [o.beta1, o.beta2] = optionValue(kind, k, v);
+        else o[k] = optionValue(kind, k, v);
       }
       this.#handle = call(M.make_optimizer, kind, params.map((p) => ({ module: p.module.handle, name: p.name })), o);
       own(this, this.#handle);
       this.defaults = { ...options };
+      this.#params = params;
+    }
+    // torch's opt.param_groups: one group (every parameter) whose hyper-parameters are read from the engine and
+    // written back by name between steps, as an LR schedule does (opt.param_groups[0].lr = 0.01). A value of the
+    // wrong type is a TypeError; one the constructor would refuse is its ValueError, and the old values stay.
+    get param_groups() {
+      const kind = this.constructor.name;
+      const hyper = () => call((h) => h.hyper(), this.handle);
+      const group = { params: [...this.#params] };
+      for (const k of Object.keys(optionKeys[kind])) {
+        Object.defineProperty(group, k, {
+          enumerable: true,
+          get: () => hyper()[k],
+          set: (v) => {
+            const all = hyper();
+            all[k] = optionValue(kind, k, v);
+            call((h, o) => h.set_hyper(o), this.handle, all);
+          },
+        });
+      }
+      return [group];
     }
     get handle() {
       if (this.#handle.isDeleted()) throw new E.RuntimeError(`this ${this.constructor.name} was freed`);

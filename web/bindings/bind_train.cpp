@@ -152,6 +152,39 @@ OptimizerHandle make_optimizer(const std::string& kind, const val& params, const
   });
 }
 
+// param_groups[0]'s hyper-parameters under torch's names (Adam's betas as two numbers), and the same object back
+// (every name present, type-checked by train.js) to set them.
+val optimizer_hyper(const OptimizerHandle& h) {
+  return ptjs::guarded([&] {
+    val o = val::object();
+    if (auto* sgd = dynamic_cast<pt::SGD*>(&h.get())) {
+      const pt::SGDOptions& x = sgd->options();
+      o.set("lr", x.lr), o.set("momentum", x.momentum), o.set("dampening", x.dampening);
+      o.set("weight_decay", x.weight_decay), o.set("nesterov", x.nesterov), o.set("maximize", x.maximize);
+    } else if (auto* adam = dynamic_cast<pt::Adam*>(&h.get())) {
+      const pt::AdamOptions& x = adam->options();
+      val betas = val::array();
+      betas.call<void>("push", x.beta1), betas.call<void>("push", x.beta2);
+      o.set("lr", x.lr), o.set("betas", betas), o.set("eps", x.eps), o.set("weight_decay", x.weight_decay);
+      o.set("amsgrad", x.amsgrad), o.set("maximize", x.maximize);
+    }
+    return o;
+  });
+}
+
+void optimizer_set_hyper(const OptimizerHandle& h, const val& o) {
+  ptjs::guarded([&] {
+    if (auto* sgd = dynamic_cast<pt::SGD*>(&h.get())) {
+      sgd->set_options({o["lr"].as<double>(), o["momentum"].as<double>(), o["dampening"].as<double>(),
+                        o["weight_decay"].as<double>(), o["nesterov"].as<bool>(), o["maximize"].as<bool>()});
+    } else if (auto* adam = dynamic_cast<pt::Adam*>(&h.get())) {
+      adam->set_options({o["lr"].as<double>(), o["betas"][0].as<double>(), o["betas"][1].as<double>(), o["eps"].as<double>(),
+                         o["weight_decay"].as<double>(), o["amsgrad"].as<bool>(), o["maximize"].as<bool>()});
+    }
+    return 0;
+  });
+}
+
 void optimizer_step(const OptimizerHandle& h) {
   ptjs::guarded([&] {
     h.get().step();
@@ -205,7 +238,11 @@ double train_loop_epoch(const TrainLoopHandle& h) { return ptjs::guarded([&] { r
 EMSCRIPTEN_BINDINGS(pt_train) {
   using namespace emscripten;
   class_<TapeHandle>("Tape").function("backward", &tape_backward);
-  class_<OptimizerHandle>("Optimizer").function("step", &optimizer_step).function("zero_grad", &optimizer_zero_grad);
+  class_<OptimizerHandle>("Optimizer")
+      .function("step", &optimizer_step)
+      .function("zero_grad", &optimizer_zero_grad)
+      .function("hyper", &optimizer_hyper)
+      .function("set_hyper", &optimizer_set_hyper);
   class_<TrainLoopHandle>("TrainLoop")
       .function("run", &train_loop_run)
       .function("position", &train_loop_position)

@@ -5,6 +5,8 @@
 // so the same test covers the step order zero_grad -> forward -> loss -> backward -> step.
 #include "grad_case.h"
 
+#include <optional>
+
 #include "core/generator.h"
 #include "graph/models.h"
 #include "graph/passes.h"
@@ -15,14 +17,18 @@ using namespace pt;
 
 namespace {
 
+// Three steps of one configuration; with `after_first`, set_options(*after_first) after step 1 (torch's
+// param_groups[0].update(...) between steps).
 template <class Opt, class Options>
-void check_config(const golden::Golden& g, const std::string& name, const Options& o) {
+void check_config(const golden::Golden& g, const std::string& name, const Options& o,
+                  const std::optional<Options>& after_first = std::nullopt) {
   GraphModule gm;
   gm.set_tensor("p", g.tensor("p").clone());
   Opt opt(parameters(gm), o);
   for (int k = 1; k <= 3; ++k) {
     gm.grads["p"] = g.tensor("g" + std::to_string(k));
     opt.step();
+    if (k == 1 && after_first) opt.set_options(*after_first);
     gradtest::check_close(name + ".p" + std::to_string(k), gm.get_tensor("p"), g.tensor(name + ".p" + std::to_string(k)));
   }
 }
@@ -51,6 +57,20 @@ void check_tiny_steps(const std::string& which, Optimizer& opt, GraphModule& gm,
 }
 
 }  // namespace
+
+TEST_CASE("hyper-parameters changed between steps (torch's param_groups[0].update) keep the buffers and moments") {
+  const golden::Golden g = gradtest::load("optim");
+  check_config<SGD>(g, "sgd_schedule", SGDOptions{.lr = 0.1, .momentum = 0.9}, std::make_optional(SGDOptions{.lr = 0.02, .momentum = 0.5}));
+  check_config<Adam>(g, "adam_schedule", AdamOptions{.lr = 0.1}, std::make_optional(AdamOptions{.lr = 0.03, .beta1 = 0.5, .beta2 = 0.9}));
+  // a value the constructor refuses is refused here too, and the old ones stay
+  GraphModule gm;
+  gm.set_tensor("p", g.tensor("p").clone());
+  SGD opt(parameters(gm), {.lr = 0.1, .momentum = 0.9});
+  CHECK_THROWS_WITH(opt.set_options({.lr = -1}), "Invalid learning rate: -1");
+  CHECK_THROWS_AS(opt.set_options({.lr = 0.1, .nesterov = true}), ValueError);
+  CHECK(opt.options().lr == 0.1);
+  CHECK(opt.options().momentum == 0.9);
+}
 
 TEST_CASE("SGD (momentum, dampening, nesterov, weight decay, maximize) and Adam (weight decay, amsgrad, maximize) steps") {
   const golden::Golden g = gradtest::load("optim");
