@@ -79,3 +79,17 @@ test('pt.tensor takes torch.tensor\'s nested lists: the shape from the nesting, 
   assert.throws(() => pt.tensor([[1.5]], undefined, 'int8'), (e) => e instanceof pt.ValueError && /cannot be converted to int8/.test(e.message));
   assert.throws(() => pt.tensor([['a']]), (e) => e instanceof pt.TypeError);
 }));
+
+test('x.dim(), x.size() and x.size(d) as torch: d may count from the end; out of range is an IndexError in torch\'s words', () => pt.scope(() => {
+  const x = pt.randn([2, 3, 4]);
+  assert.equal(x.dim(), 3);
+  assert.deepEqual(x.size(), [2, 3, 4]);
+  assert.equal(x.size(1), 3);
+  assert.equal(x.size(-1), 4);
+  assert.throws(() => x.size(3), (e) => e instanceof pt.IndexError && e.message === 'Dimension out of range (expected to be in range of [-3, 2], but got 3)');
+  assert.throws(() => x.size(1.5), (e) => e instanceof pt.TypeError);
+  const s = pt.tensor([5], []);
+  assert.equal(s.dim(), 0);
+  assert.deepEqual(s.size(), []);
+  assert.throws(() => s.size(0), (e) => e instanceof pt.IndexError && e.message === 'Dimension specified as 0 but tensor has no dimensions');
+}));

@@ -18,6 +18,17 @@ export function installCore(pt, M, tools) {
     get shape() { return this.handle.shape(); }
     get dtype() { return this.handle.dtype(); }
     get numel() { return this.handle.numel(); }
+    // torch's x.dim() and x.size() / x.size(d) (d may count from the end); shape is the same list as a property.
+    dim() { return this.shape.length; }
+    size(d) {
+      const s = this.shape;
+      if (d === undefined) return s;
+      check.integer('size', d, 'dim');
+      if (s.length === 0) throw new pt.errors.IndexError(`Dimension specified as ${d} but tensor has no dimensions`);
+      const n = s.length, i = Number(d) < 0 ? Number(d) + n : Number(d);
+      if (i < 0 || i >= n) throw new pt.errors.IndexError(`Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${d})`);
+      return s[i];
+    }
     data() { return call((h) => h.data(), this.handle); }
     tolist() { return Array.from(this.data()); }
     item() {
