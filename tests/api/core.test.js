@@ -78,6 +78,11 @@ test('pt.tensor takes torch.tensor\'s nested lists: the shape from the nesting, 
   assert.throws(() => pt.tensor([[1, [2]], [3, 4]]), (e) => e instanceof pt.ValueError && /expected a number at dim 2/.test(e.message));
   assert.throws(() => pt.tensor([[1.5]], undefined, 'int8'), (e) => e instanceof pt.ValueError && /cannot be converted to int8/.test(e.message));
   assert.throws(() => pt.tensor([['a']]), (e) => e instanceof pt.TypeError);
+  // A list whose length lies (2^32 - 1, none there) inside another: refused from the lengths alone, before any
+  // element is read (JS fuzz seed 41 had the engine's JS copy it element by element into an array until V8 aborted).
+  const lying = new Proxy([], { get: (t, k) => (k === 'length' ? 2 ** 32 - 1 : undefined) });
+  assert.throws(() => pt.tensor([lying, new Float32Array(2)]), (e) => e instanceof pt.ValueError && /more than 2\^31 - 1 elements/.test(e.message));
+  assert.throws(() => pt.tensor([new Proxy([], { get: (t, k) => (k === 'length' ? 3 : undefined) })]), (e) => e instanceof pt.TypeError && /element 0/.test(e.message));
 }));
 
 test('x.dim(), x.size() and x.size(d) as torch: d may count from the end; out of range is an IndexError in torch\'s words', () => pt.scope(() => {

@@ -96,8 +96,16 @@ export function installCore(pt, M, tools) {
       dims.push(level.length);
       if (level.length === 0) break;
     }
-    check.shape('tensor', dims);  // the element count within the engine's limits before anything is read
-    const flat = [];
+    check.shape('tensor', dims);
+    const count = dims.reduce((a, b) => a * b, 1);
+    if (count > 2 ** 31 - 1) throw new pt.errors.ValueError(`tensor(): nested lists of shape [${dims}] hold more than 2^31 - 1 elements`);
+    let flat;
+    try {
+      flat = new Float64Array(count);  // not a JS array: V8 aborts the process when one grows past ~2^27 elements
+    } catch {
+      throw new pt.errors.RuntimeError(`tensor(): out of memory for nested lists of shape [${dims}]`);
+    }
+    let k = 0;
     const walk = (a, depth) => {
       const n = Array.isArray(a) ? a.length : undefined;
       if (n !== dims[depth]) {
@@ -107,7 +115,8 @@ export function installCore(pt, M, tools) {
         const v = a[i];
         if (depth + 1 < dims.length) walk(v, depth + 1);
         else if (Array.isArray(v)) throw new pt.errors.ValueError(`tensor(): expected a number at dim ${depth + 1}, got a list`);
-        else flat.push(v);
+        else if (typeof v !== 'number') throw new pt.errors.TypeError(`tensor(): element ${k} of 'values' is not a number`);
+        else flat[k++] = v;
       }
     };
     walk(values, 0);
