@@ -109,9 +109,10 @@ function view(values, shape) {
 }
 
 // The indices printed along a dimension of size n: all, or the edge items with a gap between.
+// Only what is printed is listed: a summarised dimension may hold hundreds of millions of elements.
 function shown(n, summarize) {
-  const all = Array.from({ length: n }, (_, i) => i);
-  return summarize && n > 2 * EDGEITEMS ? [...all.slice(0, EDGEITEMS), null, ...all.slice(n - EDGEITEMS)] : all;
+  const range = (a, b) => Array.from({ length: b - a }, (_, i) => a + i);
+  return summarize && n > 2 * EDGEITEMS ? [...range(0, EDGEITEMS), null, ...range(n - EDGEITEMS, n)] : range(0, n);
 }
 
 // get_summarized_data: the elements the formatter measures (those printed).
