@@ -33,8 +33,8 @@ export function installData(pt, M, tools) {
   };
   const options = (fn, o, keys) => {
     if (o === null || typeof o !== 'object') throw new E.TypeError(`${fn}(): options must be an object`);
+    pt.check.keywords(fn, o, Object.keys(keys));
     for (const [k, v] of Object.entries(o)) {
-      if (!(k in keys)) throw new E.TypeError(`${fn}() got an unexpected keyword argument '${k}'`);
       if (keys[k] === 'shape') pt.check.shape(fn, v, k);
       else if (typeof v !== keys[k]) throw new E.TypeError(`${fn}(): ${k} must be a ${keys[k]}, got ${typeof v}`);
     }

@@ -263,11 +263,14 @@ export const check = {
   options(fnName, v, argName = 'options', keys = null) {
     if (v === undefined) return {};
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError_(`${fnName}(): argument '${argName}' must be an object of options, got ${typeName(v)}`);
-    if (keys) {
-      for (const k of Object.keys(v)) {
-        if (!keys.includes(k)) throw new TypeError_(`${fnName}() got an unexpected keyword argument '${k}'`);
-      }
-    }
+    if (keys) check.keywords(fnName, v, keys);
     return v;
+  },
+  // The unexpected-keyword rule alone, for a caller that checks the object its own way: every own key of v is one
+  // of `keys` (torch's keyword arguments), else Python's TypeError.
+  keywords(fnName, v, keys) {
+    for (const k of Object.keys(v)) {
+      if (!keys.includes(k)) throw new TypeError_(`${fnName}() got an unexpected keyword argument '${k}'`);
+    }
   },
 };

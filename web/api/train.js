@@ -222,6 +222,8 @@ export function installTrain(pt, M, tools) {
       }
       params = list;
       if (options === null || typeof options !== 'object') throw new E.TypeError(`${kind}(): options must be an object`);
+      // foreach / differentiable: torch's implementation switches, read below
+      pt.check.keywords(`${kind}.__init__`, options, [...Object.keys(optionKeys[kind]), 'foreach', 'differentiable']);
       const o = {};
       for (const [k, v] of Object.entries(options)) {
         // torch's implementation switches: foreach (one kernel over all tensors, the same arithmetic per element)
@@ -232,7 +234,6 @@ export function installTrain(pt, M, tools) {
         }
         if (k === 'differentiable' && v === false) continue;
         if (k === 'differentiable') throw new E.NotImplementedError(`${kind}(): differentiable=True (autograd through the step) is not supported`);
-        if (!optionKeys[kind][k]) throw new E.TypeError(`${kind}.__init__() got an unexpected keyword argument '${k}'`);
         if (k === 'betas') [o.beta1, o.beta2] = optionValue(kind, k, v);
         else o[k] = optionValue(kind, k, v);
       }
