@@ -97,20 +97,18 @@ export function makeTools(M) {
   // for a result's copy (RangeError), a learner's own error from a callback, or a wasm trap — an engine bug,
   // passed on as it is. Embind's conversion errors become the TypeError they are, keeping the original as
   // `cause` (tests/fuzz/js_api.fuzz.js counts every such error: each is an argument check missing).
-  // A C++ exception that got past guarded() arrives as its address (Emscripten's JS exceptions): on a full heap,
-  // Embind's own allocation of a result's wrapper throws std::bad_alloc there; that one is the typed out-of-memory
-  // error (its memory given back), any other a RuntimeError keeping the address as `cause`.
-  const badAllocType = M.bad_alloc_type();
-  function fromCpp(ptr) {
-    const header = ptr - 16;  // Emscripten's exception header: refcount, type, destructor, flags
-    if (M.HEAPU32[(header + 4) >> 2] === badAllocType) {
-      M._free(header);
+  // A C++ exception that got past guarded() arrives as an opaque WebAssembly.Exception (the module is built with
+  // -fwasm-exceptions): on a full heap, Embind's own allocation of a result's wrapper throws std::bad_alloc there;
+  // the engine says whether one was refused during the call (take_escaped_bad_alloc), and that one is the typed
+  // out-of-memory error, any other a RuntimeError keeping the exception as `cause`.
+  function fromCpp(e) {
+    if (M.take_escaped_bad_alloc()) {
       return new RuntimeError("out of memory: the engine's heap (at most 2 GiB) is full; free tensors and models no longer needed (.delete() or pt.scope)");
     }
-    return new RuntimeError(`the engine failed outside its error handling (a C++ exception at ${ptr} reached JS)`, { cause: ptr });
+    return new RuntimeError('the engine failed outside its error handling (a C++ exception reached JS)', { cause: e });
   }
   function fromThrown(e) {
-    if (typeof e === 'number') return fromCpp(e);
+    if (e instanceof WebAssembly.Exception) return fromCpp(e);
     if (e instanceof M.BindingError || e instanceof M.InternalError || (e instanceof globalThis.TypeError && !(e instanceof TypeError_))) {
       return new TypeError_(`an argument of the wrong type reached the engine: ${e.message}`, { cause: e });
     }

@@ -2,6 +2,8 @@
 // The public, validated JS API over these raw bindings is web/api/ (engine.js, index.js).
 #include <emscripten/bind.h>
 
+#include <utility>
+
 #include <malloc.h>
 
 #include <cstdint>
@@ -101,9 +103,10 @@ std::string canonical_dtype(const std::string& fn, const std::string& arg, const
 // memory itself (which only grows) is read in JS. For pt.memory_stats() (web/api/engine.js) and the soak.
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
-// The type a thrown std::bad_alloc carries: engine.js recognises one that escaped past guarded() — Embind's own
-// allocation of a result's wrapper, on a full heap — and raises the typed out-of-memory error for it.
-double bad_alloc_type() { return static_cast<double>(reinterpret_cast<uintptr_t>(&typeid(std::bad_alloc))); }
+// Whether operator new has refused an allocation since the last guarded() call began (common.h), and clears it:
+// engine.js asks when a C++ exception escaped past guarded() — Embind's own allocation of a result's wrapper, on a
+// full heap — and raises the typed out-of-memory error for it.
+bool take_escaped_bad_alloc() { return std::exchange(ptjs::bad_alloc_thrown(), false); }
 
 val tensor_shape(const Tensor& t) { return ptjs::shape_to_js(t.shape()); }
 std::string tensor_dtype(const Tensor& t) { return pt::dtype_name(t.dtype()); }
@@ -126,5 +129,5 @@ EMSCRIPTEN_BINDINGS(pt_core) {
   function("tensor", &make_tensor);
   function("canonical_dtype", &canonical_dtype);
   function("heap_in_use", &heap_in_use);
-  function("bad_alloc_type", &bad_alloc_type);
+  function("take_escaped_bad_alloc", &take_escaped_bad_alloc);
 }

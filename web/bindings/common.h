@@ -1,7 +1,7 @@
 // common.h — the few helpers every Embind file shares. Bindings are thin translation, no logic.
 //
-// Errors: a bound function never lets a C++ exception escape into JS (that would leave the wasm
-// stack pointer and the exception object dangling). `guarded(f)` runs f, and on a pt::Error (or
+// Errors: a bound function never lets a C++ exception escape into JS (it would arrive as an opaque
+// WebAssembly.Exception, its object never freed). `guarded(f)` runs f, and on a pt::Error (or
 // any std::exception) records {kind, message} in one slot and returns a default value; the JS
 // wrapper (web/api/engine.js) calls `take_error()` after every call and throws the matching
 // JS Error subclass (ValueError, TypeError, ...). The module stays usable after any error.
@@ -46,9 +46,19 @@ inline ErrorSlot& error_slot() {
   return slot;
 }
 
+// Set when operator new refuses an allocation (heap_limit.cpp) and cleared as each guarded() call begins: a C++
+// exception that reaches JS past guarded() (Embind's own allocation of a result's wrapper, on a full heap) arrives
+// there as an opaque WebAssembly.Exception, and this tells engine.js whether it was that out-of-memory
+// (bind_core.cpp's take_escaped_bad_alloc) or an engine bug.
+inline bool& bad_alloc_thrown() {
+  static bool thrown = false;
+  return thrown;
+}
+
 template <class F> auto guarded(F&& f) -> decltype(f()) {
   using R = decltype(f());
   ErrorSlot& slot = error_slot();
+  bad_alloc_thrown() = false;
   try {
     return f();
   } catch (const pt::Error& e) {
