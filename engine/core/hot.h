@@ -9,11 +9,11 @@
 //
 //   namespace { PT_HOT_LOOP void scale_into(const float* x, float s, float* y, int64_t n) { ... } }
 //
-// A hot loop also stays free of calls that may throw. With Emscripten's exceptions (-fexceptions), a call
-// that may throw, made from a function that has something to clean up (a vector, a Tensor), goes out to a
-// JavaScript invoke_* wrapper and back: some hundred nanoseconds per call. So a loop takes its pointers
-// before it starts (Tensor::data<T>() checks the dtype and may throw), and the kernels of engine/kernels/
-// are noexcept.
+// A hot loop also stays free of calls that may throw: such a call, made from a function that has something to
+// clean up (a vector, a Tensor), keeps the compiler from optimising across it (with the wasm exceptions the
+// module is built with, -fwasm-exceptions, it is a try region; with Emscripten's older JS exceptions it even went
+// out to a JavaScript invoke_* wrapper and back). So a loop takes its pointers before it starts
+// (Tensor::data<T>() checks the dtype and may throw), and the kernels of engine/kernels/ are noexcept.
 #pragma once
 
 #define PT_HOT_LOOP [[gnu::noinline]]

@@ -70,17 +70,20 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Sha
 }
 
 Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Shape& weight_shape,
-                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups) {
+                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups,
+                              const Tensor* columns) {
   const ConvGeometry g = conv2d_geometry(input.shape(), weight_shape, stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
+  if (columns) require_shape(*columns, {g.N, g.groups, g.K(), g.P()}, "conv2d_backward", "the saved columns");
   // The sums per group as [K][Og], the layout of each image's part, so adding a part is one run.
   std::vector<double> sums(static_cast<size_t>(g.O) * K, 0.0);
-  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og),
+  const auto scratch = scratch_buffer<float>(g.pointwise() || columns ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og),
              part = scratch_buffer<float>(K * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      const float* cols = columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
+      const float* cols = columns ? columns->data<float>() + (n * g.groups + grp) * K * P
+                                  : ops::columns(input.data<float>() + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
       const float* gr = grad.data<float>() + (n * g.O + grp * Og) * P;
       for (size_t o = 0; o < Og; ++o)
         for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];

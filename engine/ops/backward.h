@@ -21,11 +21,13 @@
 namespace pt::ops {
 
 // aten.convolution_backward (conv2d): the input gradient (a transposed convolution: Wᵀ·grad per image
-// and group, then col2im) and the weight gradient (grad·colsᵀ summed over the batch).
+// and group, then col2im) and the weight gradient (grad·colsᵀ summed over the batch; `columns`: the forward's
+// im2col columns of input, SavedForBackward::conv_columns, or nullptr to build them again).
 Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Shape& input_shape, const IntList& stride,
                              const IntList& padding, const IntList& dilation, int64_t groups);
 Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Shape& weight_shape,
-                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups);
+                              const IntList& stride, const IntList& padding, const IntList& dilation, int64_t groups,
+                              const Tensor* columns = nullptr);
 // linear (input [..., in], weight [out, in]): grad·W and gradᵀ·input (rows flattened); the bias
 // gradient is sum_to(grad, {out}).
 Tensor linear_backward_input(const Tensor& grad, const Tensor& weight);

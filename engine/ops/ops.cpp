@@ -183,6 +183,10 @@ void shifted_plane(const float* xc, const ConvGeometry& g, int64_t ih0, int64_t 
 }
 }  // namespace
 
+namespace {
+thread_local SavedForBackward* open_saved = nullptr;  // SaveForBackward's scope on this thread
+}  // namespace
+
 // One image's group of Cg channels (starting at x) as columns: cols[(c, kh, kw)][(oh, ow)]. A row of
 // the window with stride 1 and dilation 1 is a copy of part of an input row, zeros on either side.
 PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
@@ -292,17 +296,22 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   float* out = y.data<float>();
   // Per image and group: the output planes start at the bias (or +0), then f32_gemm adds weight ·
   // columns, each output one float32 chain over k = (c, kh, kw) in order.
+  // The columns of every image and group go to one tensor when a backward will want them (SavedForBackward).
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  const auto scratch = scratch_buffer<float>(g.pointwise() ? 0 : static_cast<size_t>(K * P));
+  const bool save = open_saved && !g.pointwise() && g.N * g.groups * K * P <= kSavedColumnsBytes / 4;
+  Tensor saved_columns = save ? Tensor::uninitialized({g.N, g.groups, K, P}) : Tensor();
+  const auto scratch = scratch_buffer<float>(g.pointwise() || save ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       float* plane = out + (n * g.O + grp * Og) * P;
       if (b)
         for (int64_t o = 0; o < Og; ++o) std::fill(plane + o * P, plane + (o + 1) * P, b[grp * Og + o]);
-      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, scratch.get());
+      float* into = save ? saved_columns.data<float>() + (n * g.groups + grp) * K * P : scratch.get();
+      const float* cols = columns(x + (n * g.C + grp * g.Cg) * g.H * g.W, g, into);
       kernels::f32_gemm({size_t(Og), size_t(P), size_t(K), w + grp * Og * K, size_t(K), 1, cols, size_t(P), plane, size_t(P),
                          b != nullptr});
     }
+  if (save) open_saved->conv_columns = std::move(saved_columns);
   return y;
 }
 
@@ -390,10 +399,6 @@ MaxPoolResult max_pool2d_with_indices(const Tensor& x, const IntList& kernel_siz
   kernels::f32_max_pool2d({px, static_cast<size_t>(N * C), H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw, py, pi});
   return {y, indices};
 }
-
-namespace {
-thread_local SavedForBackward* open_saved = nullptr;
-}  // namespace
 
 SaveForBackward::SaveForBackward(SavedForBackward& into) : previous_(open_saved) { open_saved = &into; }
 SaveForBackward::~SaveForBackward() { open_saved = previous_; }

@@ -91,12 +91,15 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps);
 // Values a forward saves for its backward, as torch's native_batch_norm returns save_mean / save_invstd so that
 // native_batch_norm_backward does not take the batch statistics again. While a thread has one open
 // (SaveForBackward; train/autograd.h's Tape opens one around each node it records), batch_norm_training leaves
-// its statistics in it and max_pool2d its indices (as aten.max_pool2d_with_indices returns them for its
-// backward); otherwise nothing is saved.
+// its statistics in it, max_pool2d its indices (as aten.max_pool2d_with_indices returns them for its
+// backward) and conv2d its im2col columns (so that the weight's gradient does not build them again; only
+// while they take at most kSavedColumnsBytes, else the backward builds them); otherwise nothing is saved.
 struct SavedForBackward {
   std::optional<BatchNormStats> batch_norm;
   std::optional<Tensor> max_pool_indices;
+  std::optional<Tensor> conv_columns;  // [N, groups, K, P] (ops/im2col.h), float32
 };
+inline constexpr int64_t kSavedColumnsBytes = int64_t{16} << 20;
 class SaveForBackward {  // opens `into` on this thread for the scope's lifetime
  public:
   explicit SaveForBackward(SavedForBackward& into);

@@ -42,7 +42,8 @@ TargetTable<BackwardFn>& table() {
       if (g.needs_grad(0))
         r[0] = ops::conv2d_backward_input(g.grad, a.tensor(1), a.tensor(0).shape(), stride, padding, dilation, groups);
       if (g.needs_grad(1))
-        r[1] = ops::conv2d_backward_weight(g.grad, a.tensor(0), a.tensor(1).shape(), stride, padding, dilation, groups);
+        r[1] = ops::conv2d_backward_weight(g.grad, a.tensor(0), a.tensor(1).shape(), stride, padding, dilation, groups,
+                                           g.saved.conv_columns ? &*g.saved.conv_columns : nullptr);
       if (g.needs_grad(2)) r[2] = ops::sum_to(g.grad, {a.tensor(2).size(0), 1, 1}).reshape({a.tensor(2).size(0)});
       return r;
     };

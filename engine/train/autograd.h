@@ -12,7 +12,7 @@
 // output and is its first gradient, the × mask is done in that op's backward pass, GradArgs::grad_mask), and what
 // the node's op saved for its backward
 // (ops::SavedForBackward: batch_norm's batch statistics, as torch's native_batch_norm saves them; max_pool2d's
-// indices). A node requires grad when it reads a
+// indices; conv2d's im2col columns). A node requires grad when it reads a
 // parameter (a get_attr of a non-buffer tensor), or an input when recorded with input_grads, through
 // its arguments; only those get gradients.
 // backward(output_grads) seeds each output with its gradient (d loss / d output), walks the nodes in

@@ -4,6 +4,7 @@
 // copies (relu, hardtanh, flatten, cat, fake quantize) are compared bit for bit, sums with the 1e-4 tolerance.
 #include "grad_case.h"
 
+#include "core/generator.h"
 #include "graph/targets.h"
 #include "ops/backward.h"
 #include "pt2e/observer_module.h"
@@ -256,4 +257,37 @@ TEST_CASE("cross_entropy and mse_loss: values and input gradients") {
   const Loss mse = mse_loss(g.tensor("mse.x"), g.tensor("mse.t"));
   gradtest::check_close("mse.loss", mse.value, g.tensor("mse.loss"));
   gradtest::check_close("mse.dx", mse.grad, g.tensor("mse.dx"));
+}
+
+// conv2d's forward saves its im2col columns for the weight's gradient while a Tape records (ops::SavedForBackward),
+// up to ops::kSavedColumnsBytes; the gradient from the saved columns is the rebuilt columns' gradient, bit for bit.
+TEST_CASE("conv2d saves its columns for the weight's gradient, within the budget, and gives the same bits") {
+  const golden::Golden& g = ops_golden();
+  const Tensor x = g.tensor("conv_b.x"), w = g.tensor("conv_b.w");
+  ops::SavedForBackward saved;
+  Tensor y;
+  {
+    const ops::SaveForBackward scope(saved);
+    y = ops::conv2d(x, w, std::nullopt, {1, 1}, {1, 1}, {1, 1}, 2);
+  }
+  REQUIRE(saved.conv_columns);
+  CHECK(saved.conv_columns->shape() == Shape{x.size(0), 2, w.size(1) * w.size(2) * w.size(3), y.size(2) * y.size(3)});
+  Generator gen(5);
+  const Tensor grad = randn(y.shape(), gen);
+  gradtest::check_bits("conv_b saved columns", ops::conv2d_backward_weight(grad, x, w.shape(), {1, 1}, {1, 1}, {1, 1}, 2, &*saved.conv_columns),
+                       ops::conv2d_backward_weight(grad, x, w.shape(), {1, 1}, {1, 1}, {1, 1}, 2));
+  // Columns that do not fit the budget are not kept (the backward builds them); a 1x1 conv has none to keep.
+  ops::SavedForBackward big, pointwise;
+  {
+    const ops::SaveForBackward scope(big);
+    ops::conv2d(Tensor::zeros({2, 64, 64, 64}), Tensor::zeros({1, 64, 3, 3}), std::nullopt, {1, 1}, {1, 1});
+  }
+  CHECK_FALSE(big.conv_columns);
+  {
+    const ops::SaveForBackward scope(pointwise);
+    ops::conv2d(x, Tensor::zeros({3, x.size(1), 1, 1}), std::nullopt);
+  }
+  CHECK_FALSE(pointwise.conv_columns);
+  // Columns of another shape are refused by name.
+  CHECK_THROWS_WITH(ops::conv2d_backward_weight(grad, x, w.shape(), {1, 1}, {1, 1}, {1, 1}, 2, &x), Catch::Contains("the saved columns"));
 }
