@@ -227,8 +227,40 @@ const float* columns(const float* x, const ConvGeometry& g, float* scratch) {
   return scratch;
 }
 
+namespace {
+// dst[i] += src[i] where keep[i] is all ones, += +0 where it is 0.
+PT_HOT_LOOP void add_kept(const float* __restrict src, const uint32_t* __restrict keep, int64_t n, float* __restrict dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] += __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, src[i]) & keep[i]);
+}
+}  // namespace
+
 PT_HOT_LOOP void col2im(const float* __restrict cols, const ConvGeometry& g, float* __restrict x) {
   const int64_t P = g.OH * g.OW;
+  if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
+    // As im2col's shifted_plane: a column row of a stride-1 "same"-width convolution is the plane shifted by
+    // (ih0, iw0), so its rows inside the image add in as one run at the flat shift ih0 * W + iw0. The columns
+    // where the window hangs over a left or right edge land on the next or previous row: they add +0 there
+    // (keep), which changes no sum (x starts at +0, so no element is ever -0). Each element gets the same
+    // values in the same order as the row-by-row loop below: the same bits.
+    const int64_t W = g.W, plane = g.H * g.W;
+    const auto keep = scratch_buffer<uint32_t>(g.KW * P);
+    for (int64_t kw = 0; kw < g.KW; ++kw) {
+      const auto [iw0, lo, hi] = column_range(g, kw);
+      for (int64_t p = 0; p < P; ++p) keep[kw * P + p] = p % W >= lo && p % W < hi ? ~0u : 0u;
+    }
+    for (int64_t c = 0; c < g.Cg; ++c)
+      for (int64_t kh = 0; kh < g.KH; ++kh)
+        for (int64_t kw = 0; kw < g.KW; ++kw) {
+          const float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
+          const int64_t ih0 = kh * g.dh - g.ph, iw0 = kw * g.dw - g.pw;
+          const int64_t oh_lo = std::clamp<int64_t>(-ih0, 0, g.OH), oh_hi = std::clamp<int64_t>(g.H - ih0, oh_lo, g.OH);
+          const int64_t shift = ih0 * W + iw0;  // x[i + shift] += col[i] inside the rows oh_lo .. oh_hi - 1
+          const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
+          const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
+          if (s0 < s1) add_kept(col + s0, keep.get() + kw * P + s0, s1 - s0, x + c * plane + s0 + shift);
+        }
+    return;
+  }
   for (int64_t c = 0; c < g.Cg; ++c) {
     float* xc = x + c * g.H * g.W;
     for (int64_t kh = 0; kh < g.KH; ++kh)
