@@ -351,32 +351,31 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& i
 // ---- batch norm ---------------------------------------------------------------------------------------
 
 namespace {
-// One row of a channel (a plane of one image), the two passes of batch_norm_backward as small hot loops over
-// plain pointers: the sums in memory order (one chain each, as before), and dx element by element (no chain, so
-// the loop runs in double lanes).
-// Σ g and Σ (x − mean)·g of one channel, in double: four partial sums each (element i of a plane into
-// partial i % 4), added together at the end, so the additions do not wait on one another.
-struct BnSums {
-  double sum[4] = {}, dotp[4] = {};
-  double total_sum() const { return (sum[0] + sum[1]) + (sum[2] + sum[3]); }
-  double total_dotp() const { return (dotp[0] + dotp[1]) + (dotp[2] + dotp[3]); }
+// torch 1.13's batch_norm_cpu_backward_contiguous_impl, plane by plane (one image's plane of one channel). Its sums
+// are vec::reduce_all / map2_reduce_all: float partial sums a vector wide (four lanes here, torch's CPU vector is
+// wider), combined at the end of the plane; the planes' sums are then added in double.
+struct PlaneSums {
+  float sum, dotp;  // Σ g, Σ (x − mean)·g
 };
-PT_HOT_LOOP void bn_backward_sums(const float* x, const float* g, int64_t n, double mean, BnSums& acc) {
+PT_HOT_LOOP PlaneSums bn_plane_sums(const float* x, const float* g, int64_t n, float mean) {
+  float s[4] = {}, d[4] = {};
   int64_t i = 0;
   for (; i + 4 <= n; i += 4)
     for (int j = 0; j < 4; ++j) {
-      acc.sum[j] += g[i + j];
-      acc.dotp[j] += (static_cast<double>(x[i + j]) - mean) * g[i + j];
+      s[j] += g[i + j];
+      d[j] += (x[i + j] - mean) * g[i + j];
     }
   for (int j = 0; i < n; ++i, ++j) {
-    acc.sum[j] += g[i];
-    acc.dotp[j] += (static_cast<double>(x[i]) - mean) * g[i];
+    s[j] += g[i];
+    d[j] += (x[i] - mean) * g[i];
   }
+  return {(s[0] + s[1]) + (s[2] + s[3]), (d[0] + d[1]) + (d[2] + d[3])};
 }
-PT_HOT_LOOP void bn_backward_dx(const float* x, const float* g, int64_t n, double mean, double grad_mean, double proj,
-                                double invstd, double w, float* dx) {
-  for (int64_t i = 0; i < n; ++i)
-    dx[i] = static_cast<float>((g[i] - grad_mean - (static_cast<double>(x[i]) - mean) * proj) * invstd * w);
+// dx = (g − grad_mean − (x − mean)·k)·invstd·w in float, torch's vec::map2 (eval mode: grad_mean = k = 0, which
+// gives g·invstd·w, torch's eval formula, exactly).
+PT_HOT_LOOP void bn_backward_dx(const float* x, const float* g, int64_t n, float mean, float grad_mean, float k,
+                                float invstd, float w, float* dx) {
+  for (int64_t i = 0; i < n; ++i) dx[i] = (g[i] - grad_mean - (x[i] - mean) * k) * invstd * w;
 }
 }  // namespace
 
@@ -410,20 +409,23 @@ BatchNormGrads batch_norm_backward(const Tensor& grad, const Tensor& x, const st
   const float* pg = grad.data<float>();
   const float* pw = weight ? weight->data<float>() : nullptr;
   float* pdx = need_input ? dx.data<float>() : nullptr;
-  for (int64_t k = 0; k < C; ++k) {
-    BnSums acc;
-    const double mk = mean[k];
-    for (int64_t b = 0; b < N; ++b) bn_backward_sums(px + (b * C + k) * inner, pg + (b * C + k) * inner, inner, mk, acc);
-    const double sum = acc.total_sum(), dotp = acc.total_dotp();
-    const double w = pw ? pw[k] : 1.0, is = invstd[k];
-    dw.data<float>()[k] = static_cast<float>(dotp * is);
-    db.data<float>()[k] = static_cast<float>(sum);
-    if (!need_input) continue;
-    const double proj = training ? dotp * is * is / static_cast<double>(n) : 0.0;
-    const double grad_mean = training ? sum / static_cast<double>(n) : 0.0;
+  for (int64_t c = 0; c < C; ++c) {
+    double sum = 0, dotp = 0;
     for (int64_t b = 0; b < N; ++b) {
-      const int64_t at = (b * C + k) * inner;
-      bn_backward_dx(px + at, pg + at, inner, mk, grad_mean, proj, is, w, pdx + at);
+      const PlaneSums p = bn_plane_sums(px + (b * C + c) * inner, pg + (b * C + c) * inner, inner, mean[c]);
+      sum += p.sum;
+      dotp += p.dotp;
+    }
+    const float w = pw ? pw[c] : 1.f, is = invstd[c];
+    dw.data<float>()[c] = static_cast<float>(dotp * is);
+    db.data<float>()[c] = static_cast<float>(sum);
+    if (!need_input) continue;
+    // torch: k = (float) dotp * invstd * invstd / N and grad_mean = sum / N, in float.
+    const float k = training ? static_cast<float>(dotp) * is * is / static_cast<float>(n) : 0.f;
+    const float grad_mean = training ? static_cast<float>(sum / static_cast<double>(n)) : 0.f;
+    for (int64_t b = 0; b < N; ++b) {
+      const int64_t at = (b * C + c) * inner;
+      bn_backward_dx(px + at, pg + at, inner, mean[c], grad_mean, k, is, w, pdx + at);
     }
   }
   if (need_input) out.input = dx;

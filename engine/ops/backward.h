@@ -86,11 +86,12 @@ Tensor adaptive_avg_pool2d_backward(const Tensor& grad, const Tensor& x);
 // cat: the gradient of each input is its slice of grad along dim.
 std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<Shape>& input_shapes, int64_t dim);
 
-// native_batch_norm_backward (CPU, batch_norm_backward_cpu_template). training: with the batch's
+// native_batch_norm_backward (CPU, batch_norm_cpu_backward_contiguous_impl). training: with the batch's
 // statistics (batch_norm_stats of x), per channel, sums over the n values of the channel:
 //   dotp = Σ (x - mean) dy,  sum = Σ dy;   dx = (dy - sum/n - (x - mean) · dotp · invstd² / n) · invstd · w
 // eval: with running_mean / running_var: invstd = 1 / sqrt(running_var + eps), dx = dy · invstd · w.
-// Both: dweight = dotp · invstd, dbias = sum. Only the gradients asked for are computed. saved: the statistics
+// Both: dweight = dotp · invstd, dbias = sum. As torch computes them: each plane's sums in float vector lanes, the
+// planes' added in double, dx in float. Only the gradients asked for are computed. saved: the statistics
 // batch_norm_training took of this x (SavedForBackward), used instead of taking them again.
 struct BatchNormGrads {
   std::optional<Tensor> input, weight, bias;
