@@ -9,10 +9,14 @@
 //
 // K = Cg * KH * KW rows (one per weight element of an output channel), P = OH * OW columns (one per
 // output position); a window position that falls in the padding reads 0 (im2col) / is dropped (col2im).
+// For a stride-1 convolution whose output is as wide as its input (a "same" padding, same_width()), column row
+// (c, kh, kw) is the plane shifted by (kh·dh − ph, kw·dw − pw): both move it as one run, the positions whose window
+// column hangs over the left or right edge masked by edge_keep.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/tensor.h"
 #include "ops/ops.h"
@@ -27,8 +31,12 @@ struct ConvGeometry {
   int64_t K() const { return Cg * KH * KW; }
   int64_t P() const { return OH * OW; }
   int64_t Og() const { return O / groups; }
+  // same_width() only: edge_keep[kw * P + p] is all ones where output position p's window column kw lies inside
+  // the image, 0 where it hangs over an edge (conv2d_geometry fills it).
+  std::vector<uint32_t> edge_keep;
   // A 1x1 window at stride 1 without padding: the image's channels already are its columns.
   bool pointwise() const { return KH == 1 && KW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0; }
+  bool same_width() const { return sh == 1 && sw == 1 && OW == W; }
 };
 
 // Validates a conv2d call's shapes and hyper-parameters (RuntimeError naming the argument, the messages

@@ -160,26 +160,26 @@ ColumnRange column_range(const ConvGeometry& g, int64_t kw) {
   return {iw0, lo, hi};
 }
 
-// One column row of a stride-1 convolution whose output is as wide as its input (a "same" padding):
-// the plane shifted by (ih0, iw0) as one copy, then zeros where the window hangs over an edge
-// (rows outside [0, H), columns outside [lo, hi)).
-void shifted_plane(const float* xc, const ConvGeometry& g, int64_t ih0, int64_t iw0, int64_t lo, int64_t hi,
-                   float* col) {
-  const int64_t W = g.W, plane = g.H * g.W;
+// The rows of one column row that lie inside the image on the same_width() path: column positions s0 .. s1 - 1 read
+// (im2col) or add into (col2im) the image at position + shift; all other positions are in rows outside the image or
+// over an edge (edge_keep 0).
+struct ShiftedRun {
+  int64_t shift, s0, s1;
+};
+ShiftedRun shifted_run(const ConvGeometry& g, int64_t kh, int64_t kw) {
+  const int64_t W = g.W, plane = g.H * g.W, ih0 = kh * g.dh - g.ph, iw0 = kw * g.dw - g.pw;
   const int64_t oh_lo = std::clamp<int64_t>(-ih0, 0, g.OH), oh_hi = std::clamp<int64_t>(g.H - ih0, oh_lo, g.OH);
-  std::fill(col, col + oh_lo * W, 0.0f);
-  std::fill(col + oh_hi * W, col + g.OH * W, 0.0f);
-  const int64_t shift = ih0 * W + iw0;  // col[i] = xc[i + shift] inside the rows oh_lo .. oh_hi - 1
-  const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
-  const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
-  if (s0 < s1) std::copy(xc + s0 + shift, xc + s1 + shift, col + s0);
-  // The edge columns column by column: a row's edge is a float or two, and a fill per row would be a
-  // call to memset each.
-  const auto zero_column = [&](int64_t ow) {
-    for (int64_t oh = oh_lo; oh < oh_hi; ++oh) col[oh * W + ow] = 0.0f;
-  };
-  for (int64_t ow = 0; ow < lo; ++ow) zero_column(ow);
-  for (int64_t ow = hi; ow < W; ++ow) zero_column(ow);
+  const int64_t shift = ih0 * W + iw0, P = g.OH * W;
+  const int64_t s0 = std::clamp(std::max(oh_lo * W, -shift), int64_t{0}, P);
+  return {shift, s0, std::clamp(std::min(oh_hi * W, plane - shift), s0, P)};
+}
+// dst[i] = src[i] where keep[i] is all ones, +0 where it is 0 (im2col's run).
+PT_HOT_LOOP void copy_kept(const float* __restrict src, const uint32_t* __restrict keep, int64_t n, float* __restrict dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, src[i]) & keep[i]);
+}
+// dst[i] += src[i] where keep[i] is all ones, += +0 where it is 0 (col2im's run).
+PT_HOT_LOOP void add_kept(const float* __restrict src, const uint32_t* __restrict keep, int64_t n, float* __restrict dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] += __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, src[i]) & keep[i]);
 }
 }  // namespace
 
@@ -196,11 +196,14 @@ PT_HOT_LOOP void im2col(const float* x, const ConvGeometry& g, float* cols) {
     for (int64_t kh = 0; kh < g.KH; ++kh)
       for (int64_t kw = 0; kw < g.KW; ++kw) {
         float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
-        const auto [iw0, lo, hi] = column_range(g, kw);
-        if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
-          shifted_plane(xc, g, kh * g.dh - g.ph, iw0, lo, hi, col);
+        if (g.same_width()) {
+          const auto [shift, s0, s1] = shifted_run(g, kh, kw);
+          std::fill(col, col + s0, 0.0f);
+          copy_kept(xc + s0 + shift, g.edge_keep.data() + kw * P + s0, s1 - s0, col + s0);
+          std::fill(col + s1, col + P, 0.0f);
           continue;
         }
+        const auto [iw0, lo, hi] = column_range(g, kw);
         for (int64_t oh = 0; oh < g.OH; ++oh) {
           float* row = col + oh * g.OW;
           const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
@@ -227,37 +230,19 @@ const float* columns(const float* x, const ConvGeometry& g, float* scratch) {
   return scratch;
 }
 
-namespace {
-// dst[i] += src[i] where keep[i] is all ones, += +0 where it is 0.
-PT_HOT_LOOP void add_kept(const float* __restrict src, const uint32_t* __restrict keep, int64_t n, float* __restrict dst) {
-  for (int64_t i = 0; i < n; ++i) dst[i] += __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, src[i]) & keep[i]);
-}
-}  // namespace
-
 PT_HOT_LOOP void col2im(const float* __restrict cols, const ConvGeometry& g, float* __restrict x) {
   const int64_t P = g.OH * g.OW;
-  if (g.sh == 1 && g.sw == 1 && g.OW == g.W) {
-    // As im2col's shifted_plane: a column row of a stride-1 "same"-width convolution is the plane shifted by
-    // (ih0, iw0), so its rows inside the image add in as one run at the flat shift ih0 * W + iw0. The columns
-    // where the window hangs over a left or right edge land on the next or previous row: they add +0 there
-    // (keep), which changes no sum (x starts at +0, so no element is ever -0). Each element gets the same
-    // values in the same order as the row-by-row loop below: the same bits.
-    const int64_t W = g.W, plane = g.H * g.W;
-    const auto keep = scratch_buffer<uint32_t>(g.KW * P);
-    for (int64_t kw = 0; kw < g.KW; ++kw) {
-      const auto [iw0, lo, hi] = column_range(g, kw);
-      for (int64_t p = 0; p < P; ++p) keep[kw * P + p] = p % W >= lo && p % W < hi ? ~0u : 0u;
-    }
+  if (g.same_width()) {
+    // One run per column row (shifted_run); the positions over an edge add +0, into the next or previous row,
+    // which changes no sum (x starts at +0, so no element is ever -0). Each element gets the same values in the
+    // same order as the row-by-row loop below: the same bits.
+    const int64_t plane = g.H * g.W;
     for (int64_t c = 0; c < g.Cg; ++c)
       for (int64_t kh = 0; kh < g.KH; ++kh)
         for (int64_t kw = 0; kw < g.KW; ++kw) {
           const float* col = cols + ((c * g.KH + kh) * g.KW + kw) * P;
-          const int64_t ih0 = kh * g.dh - g.ph, iw0 = kw * g.dw - g.pw;
-          const int64_t oh_lo = std::clamp<int64_t>(-ih0, 0, g.OH), oh_hi = std::clamp<int64_t>(g.H - ih0, oh_lo, g.OH);
-          const int64_t shift = ih0 * W + iw0;  // x[i + shift] += col[i] inside the rows oh_lo .. oh_hi - 1
-          const int64_t s0 = std::max(oh_lo * W + shift, int64_t{0}) - shift;
-          const int64_t s1 = std::min(oh_hi * W + shift, plane) - shift;
-          if (s0 < s1) add_kept(col + s0, keep.get() + kw * P + s0, s1 - s0, x + c * plane + s0 + shift);
+          const auto [shift, s0, s1] = shifted_run(g, kh, kw);
+          add_kept(col + s0, g.edge_keep.data() + kw * P + s0, s1 - s0, x + c * plane + s0 + shift);
         }
     return;
   }
@@ -306,12 +291,19 @@ ConvGeometry conv2d_geometry(const Shape& input, const Shape& weight, const IntL
   if (span_h < 0 || span_w < 0)
     throw RuntimeError("conv2d: input " + shape_str(input) + " (padded) is smaller than kernel " + shape_str(weight));
   const int64_t OH = saturate_size(span_h / sh + 1), OW = saturate_size(span_w / sw + 1);
-  const ConvGeometry g{N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw};
+  ConvGeometry g{N, C, H, W, O, Cg, KH, KW, groups, OH, OW, sh, sw, ph, pw, dh, dw, {}};
   // The forward and each backward do N·O·P·K multiply-accumulates over K x P im2col columns.
   const std::string what = "input " + shape_str(input) + " and weight " + shape_str(weight);
   // OH and OW as separate factors: their product overflows int64_t for a huge padding (the check saturates).
   check_op_work(op, what, {N, O, OH, OW, g.K()});
   if (!g.pointwise()) checked_nbytes({g.K(), OH, OW}, DType::Float32, "conv2d's im2col columns");
+  if (g.same_width()) {
+    g.edge_keep.resize(static_cast<size_t>(KW * g.P()));
+    for (int64_t kw = 0; kw < KW; ++kw) {
+      const auto [iw0, lo, hi] = column_range(g, kw);
+      for (int64_t p = 0; p < g.P(); ++p) g.edge_keep[kw * g.P() + p] = p % OW >= lo && p % OW < hi ? ~0u : 0u;
+    }
+  }
   return g;
 }
 
