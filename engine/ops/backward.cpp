@@ -167,34 +167,54 @@ int64_t count_of(const Shape& shape) {
   return count;
 }
 
-// One run of div_backward: self's gradient g / b (when `gs`) and the sum of other's, −(g · (r / b)), added in
-// memory order onto `acc`. Other's terms are taken a block at a time into `v` (a loop in SIMD lanes), then added
-// one by one: only the additions wait on one another.
+// The sum of one run of values in double, four partial sums (value j of the run into partial j % 4) added together
+// at the end, so the additions do not wait on one another. add() takes the run in pieces whose lengths, all but the
+// last, are multiples of 4.
+struct RunSum {
+  double p[4] = {};
+  void add(const float* v, int64_t n) {
+    int64_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+      p[0] += static_cast<double>(v[k]);
+      p[1] += static_cast<double>(v[k + 1]);
+      p[2] += static_cast<double>(v[k + 2]);
+      p[3] += static_cast<double>(v[k + 3]);
+    }
+    for (int j = 0; k < n; ++k, ++j) p[j] += static_cast<double>(v[k]);
+  }
+  double total() const { return (p[0] + p[1]) + (p[2] + p[3]); }
+};
+
+// One run of div_backward: self's gradient g / b (when `gs`) and the RunSum of other's, −(g · (r / b)). Other's
+// terms are taken a block at a time into `v` (a loop in SIMD lanes), then summed.
 PT_HOT_LOOP double div_backward_run(const float* __restrict g, const float* __restrict r, float b, int64_t n,
-                                    float* __restrict gs, double acc) {
+                                    float* __restrict gs) {
   if (gs)
     for (int64_t j = 0; j < n; ++j) gs[j] = g[j] / b;
   constexpr int64_t block = 64;
   float v[block];
+  RunSum sum;
   for (int64_t j0 = 0; j0 < n; j0 += block) {
     const int64_t m = std::min(block, n - j0);
     for (int64_t k = 0; k < m; ++k) v[k] = -(g[j0 + k] * (r[j0 + k] / b));
-    for (int64_t k = 0; k < m; ++k) acc += static_cast<double>(v[k]);
+    sum.add(v, m);
   }
-  return acc;
+  return sum.total();
+}
+PT_HOT_LOOP double run_sum(const float* v, int64_t n) {
+  RunSum sum;
+  sum.add(v, n);
+  return sum.total();
 }
 }  // namespace
 
-// Each run of grad is added to its slot in double, in memory order, and every slot rounded once at the end.
+// Each run of grad is summed in double (RunSum) and added to its slot, the runs in memory order; every slot is
+// rounded once at the end.
 Tensor sum_to(const Tensor& grad, const Shape& shape) {
   if (grad.shape() == shape) return grad;
   std::vector<double> acc(static_cast<size_t>(count_of(shape)), 0.0);
   const float* g = grad.data<float>();
-  for_each_run(grad.shape(), shape, [&](int64_t i, int64_t run, int64_t o) {
-    double a = acc[o];
-    for (int64_t j = 0; j < run; ++j) a += g[i + j];
-    acc[o] = a;
-  });
+  for_each_run(grad.shape(), shape, [&](int64_t i, int64_t run, int64_t o) { acc[o] += run_sum(g + i, run); });
   return from_double(shape, acc);
 }
 
@@ -221,7 +241,7 @@ DivGrads div_backward(const Tensor& grad, const Tensor& result, const Tensor& ot
   const float* b = other.data<float>();
   float* gs = need_self ? r.self->data<float>() : nullptr;
   for_each_run(grad.shape(), other.shape(), [&](int64_t i, int64_t run, int64_t o) {
-    acc[o] = div_backward_run(g + i, res + i, b[o], run, gs ? gs + i : nullptr, acc[o]);
+    acc[o] += div_backward_run(g + i, res + i, b[o], run, gs ? gs + i : nullptr);
   });
   r.other = from_double(other.shape(), acc);
   return r;
