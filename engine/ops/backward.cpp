@@ -49,8 +49,8 @@ int64_t rows_of(const Tensor& t) { return t.dim() ? t.numel() / std::max<int64_t
 // Per image and group, through kernels::f32_gemm (one float32 chain per output, see each function):
 //   input:  columns' gradient = weightᵀ · grad  (a chain over the group's Og output channels), then
 //           col2im adds each column into the image's gradient (float, col2im's order);
-//   weight: weightᵀ's gradient = columns · gradᵀ (a chain over the P output positions of one image);
-//           the images' partial gradients are summed in double and rounded once.
+//   weight: weightᵀ's gradient = columns · gradᵀ (a chain over the P output positions of each image, the images
+//           one after another: f32_gemm adds each image's product onto the sum so far).
 Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Shape& input_shape, const IntList& stride,
                              const IntList& padding, const IntList& dilation, int64_t groups) {
   const ConvGeometry g = conv2d_geometry(input_shape, weight.shape(), stride, padding, dilation, groups);
@@ -76,10 +76,9 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   if (columns) require_shape(*columns, {g.N, g.groups, g.K(), g.P()}, "conv2d_backward", "the saved columns");
-  // The sums per group as [K][Og], the layout of each image's part, so adding a part is one run.
-  std::vector<double> sums(static_cast<size_t>(g.O) * K, 0.0);
-  const auto scratch = scratch_buffer<float>(g.pointwise() || columns ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og),
-             part = scratch_buffer<float>(K * Og);
+  // The sums per group as [K][Og], from +0: each image's columns · gradᵀ added by f32_gemm onto the images' before it.
+  Tensor sums = Tensor::zeros({g.groups, static_cast<int64_t>(K), static_cast<int64_t>(Og)});
+  const auto scratch = scratch_buffer<float>(g.pointwise() || columns ? 0 : K * P), grad_t = scratch_buffer<float>(P * Og);
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* cols = columns ? columns->data<float>() + (n * g.groups + grp) * K * P
@@ -87,15 +86,15 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
       const float* gr = grad.data<float>() + (n * g.O + grp * Og) * P;
       for (size_t o = 0; o < Og; ++o)
         for (size_t p = 0; p < P; ++p) grad_t[p * Og + o] = gr[o * P + p];
-      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.get(), Og, part.get(), Og, false});
-      double* sums_g = sums.data() + grp * K * Og;
-      for (size_t i = 0; i < K * Og; ++i) sums_g[i] += part[i];
+      kernels::f32_gemm({K, Og, P, cols, P, 1, grad_t.get(), Og, sums.data<float>() + grp * K * Og, Og, true});
     }
-  std::vector<double> dw(sums.size());
+  Tensor dw = Tensor::uninitialized(weight_shape);
+  const float* sp = sums.data<float>();
+  float* dp = dw.data<float>();
   for (int64_t grp = 0; grp < g.groups; ++grp)
     for (size_t k = 0; k < K; ++k)
-      for (size_t o = 0; o < Og; ++o) dw[(grp * Og + o) * K + k] = sums[(grp * K + k) * Og + o];
-  return from_double(weight_shape, dw);
+      for (size_t o = 0; o < Og; ++o) dp[(grp * Og + o) * K + k] = sp[(grp * K + k) * Og + o];
+  return dw;
 }
 
 // linear through kernels::f32_gemm: grad · weight (a float32 chain over the output features) and
