@@ -435,4 +435,25 @@ extern const Kernel<FakeQuantFn> f32_fake_quant;
 using AffineFmaFn = void(const float* x, size_t n, float a, float c, float* y) noexcept;
 extern const Kernel<AffineFmaFn> f32_affine_fma;
 
+// ---- f64_chain_sums: up to eight channels' serial double sums side by side (batch_norm's statistics) -------
+// For each channel j < m: acc[j] += t_j(x[j · stride + i]) for i = 0 .. n − 1, in that order, each addition in double
+// (one serial chain per channel: torch's batch_norm_cpu_collect_stats_contiguous_impl, whose bits depend on the
+// order), where t_j(v) = v, or with `mean` given, t_j(v) = d · d with d = v − mean[j], both in float. The caller
+// walks the batch: one call per image, the chains carried over in acc. A variant runs the m chains side by side
+// (each addition then waits only on its own channel's last one).
+struct ChainSums {
+  const float* x;
+  size_t stride, n, m;  // m <= kMaxChains
+  const float* mean;    // nullptr: plain sums; else m means (squared deviations)
+  double* acc;          // m running sums
+  static constexpr size_t kMaxChains = 8;
+  static double term(float v, const float* mean, size_t j) {
+    if (!mean) return static_cast<double>(v);
+    const float d = v - mean[j];
+    return static_cast<double>(d * d);
+  }
+};
+using ChainSumsFn = void(const ChainSums& c) noexcept;
+extern const Kernel<ChainSumsFn> f64_chain_sums;
+
 }  // namespace pt::kernels

@@ -23,7 +23,8 @@ namespace pt::kernels {
   X(GemmFn, f32_gemm, 8)                  \
   X(MaxPool2dFn, f32_max_pool2d, 4)       \
   X(FakeQuantFn, f32_fake_quant, 16)     \
-  X(AffineFmaFn, f32_affine_fma, 4)
+  X(AffineFmaFn, f32_affine_fma, 4)       \
+  X(ChainSumsFn, f64_chain_sums, 4)
 
 #define PT_DEFINE_KERNEL(Fn, name, lanes)                                                                  \
   constexpr Variant<Fn> name##_variants[] = {{"scalar", name##__scalar, 1}, {"wasmsimd", name##__wasmsimd, lanes}}; \

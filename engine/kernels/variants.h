@@ -24,6 +24,9 @@ void f32_fake_quant__wasmsimd(const float* x, size_t n, const FakeQuant& p, floa
 void f32_affine_fma__scalar(const float* x, size_t n, float a, float c, float* y) noexcept;
 void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float* y) noexcept;
 
+void f64_chain_sums__scalar(const ChainSums& c) noexcept;
+void f64_chain_sums__wasmsimd(const ChainSums& c) noexcept;
+
 // ---- integer kernels ----
 void i16_gemm__scalar(const I16Gemm& g) noexcept;
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;

@@ -603,20 +603,24 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
                      shape_str(x.shape()));
   const float* px = x.data<float>();
   BatchNormStats st{n, std::vector<float>(C), std::vector<float>(C), std::vector<float>(C)};
+  // torch batch_norm_cpu_collect_stats_contiguous_impl: per channel Σ x, mean = float(Σ / n), Σ (x − mean)², each a
+  // double chain in memory order, kernels::f64_chain_sums running up to eight channels' chains side by side.
+  std::vector<double> sums(inner > 1 ? C : 0, 0.0), var_sums(inner > 1 ? C : 0, 0.0);
+  constexpr int64_t group = kernels::ChainSums::kMaxChains;
+  for (int64_t k0 = 0; inner > 1 && k0 < C; k0 += group) {
+    const size_t m = static_cast<size_t>(std::min(group, C - k0));
+    for (int64_t b = 0; b < N; ++b)
+      kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, nullptr, sums.data() + k0});
+    for (size_t j = 0; j < m; ++j) st.mean[k0 + j] = static_cast<float>(sums[k0 + j] / static_cast<double>(n));
+    for (int64_t b = 0; b < N; ++b)
+      kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, st.mean.data() + k0, var_sums.data() + k0});
+  }
   for (int64_t k = 0; k < C; ++k) {
-    double sum_d = 0, var_d = 0;
+    double var_d = 0;
     float mean = 0;
     if (inner > 1) {
-      // torch batch_norm_cpu_collect_stats_contiguous_impl: double accumulators, memory order.
-      for (int64_t b = 0; b < N; ++b)
-        for (int64_t i = 0; i < inner; ++i) sum_d += px[(b * C + k) * inner + i];
-      mean = static_cast<float>(sum_d / static_cast<double>(n));
-      for (int64_t b = 0; b < N; ++b)
-        for (int64_t i = 0; i < inner; ++i) {
-          const float d = px[(b * C + k) * inner + i] - mean;
-          const float d2 = d * d;
-          var_d += d2;
-        }
+      mean = st.mean[k];
+      var_d = var_sums[k];
     } else {
       // [N, C] (NC11) inputs take torch's channels-last kernel: float accumulators over N (one
       // thread's order), the variance term fused: acc = fma(x - mean, x - mean, acc).

@@ -445,6 +445,33 @@ kt::Call<FakeQuantFn> draw_fake_quant(kt::Rng& r, size_t n) {
           }};
 }
 
+// f64_chain_sums: 1 to 8 channels (an odd last one too) n elements long, planes a few floats apart, plain sums or
+// squared deviations from means near the data (now and then special), onto running sums that are zero, drawn, or
+// special; the sums compared as double bits (any NaN as one).
+kt::Call<ChainSumsFn> draw_chain_sums(kt::Rng& r, size_t n) {
+  const kt::FloatMix mix = kt::FloatMix::draw(r);
+  const size_t m = 1 + r.below(ChainSums::kMaxChains), stride = n + r.below(5);
+  auto x = std::make_shared<std::vector<float>>(kt::draw_floats(r, m * stride + 1, mix));
+  const bool dev = r.chance(0.5);
+  auto mean = std::make_shared<std::vector<float>>(m);
+  for (float& v : *mean) v = r.chance(0.05) ? kt::special_float(r) : (r.unit() - 0.5f) * mix.scale;
+  std::vector<double> acc0(m);
+  for (double& a : acc0) a = r.chance(0.5) ? 0.0 : r.chance(0.1) ? static_cast<double>(kt::special_float(r)) : (r.unit() - 0.5) * 1e3;
+  char shape[96];
+  std::snprintf(shape, sizeof shape, "n=%zu m=%zu stride=%zu %s", n, m, stride, dev ? "deviations" : "sums");
+  return {shape, [=](ChainSumsFn* fn) {
+            std::vector<double> acc = acc0;
+            fn({x->data(), stride, n, m, dev ? mean->data() : nullptr, acc.data()});
+            kt::Outputs o{{"acc", {}}};
+            for (double v : acc) {
+              const uint64_t b = std::isnan(v) ? 0x7ff8000000000000ull : __builtin_bit_cast(uint64_t, v);
+              o[0].words.push_back(static_cast<uint32_t>(b));
+              o[0].words.push_back(static_cast<uint32_t>(b >> 32));
+            }
+            return o;
+          }};
+}
+
 // batch_norm's transform: a multiplier and an offset at the scales the values have (or special). In a third
 // of the calls some elements are placed at ties: x · a = an odd multiple of half an ulp of c (exactly, with a a
 // power of two 2^k; or, with a = 2^k · (1 − 2^-23) and x = (1 + 2^-23) · half_ulp / 2^k, just below one, which
@@ -500,6 +527,7 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_max_pool2d, draw_max_pool2d),
       kt::under_test(f32_fake_quant, draw_fake_quant),
       kt::under_test(f32_affine_fma, draw_affine_fma),
+      kt::under_test(f64_chain_sums, draw_chain_sums),
   };
 }
 
