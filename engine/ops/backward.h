@@ -3,8 +3,8 @@
 // its output, with the formulas of torch's tools/autograd/derivatives.yaml and the ATen backward
 // kernels named on each. Like ops.h: small pure functions, sums accumulated in double and rounded once
 // (the matrix products of conv2d and linear in float32 on kernels::f32_gemm: one chain per output, the
-// terms in a fixed order, engine/kernels/kernels.h), typed
-// errors for shapes that do not fit.
+// terms in a fixed order, engine/kernels/kernels.h; batch_norm's backward as torch's CPU kernel computes it),
+// typed errors for shapes that do not fit.
 //
 //   Tensor dx = pt::ops::conv2d_backward_input(grad, w, x.shape(), {1}, {1}, {1}, 1);
 //   Tensor dw = pt::ops::conv2d_backward_weight(grad, x, w.shape(), {1}, {1}, {1}, 1);
