@@ -170,10 +170,10 @@ Tape::Tape(GraphModule& gm, const std::vector<Tensor>& inputs, Options options) 
       for (const Arg& a : n.args())
         if (auto* ns = std::get_if<std::vector<Node*>>(&a.v))
           for (const Node* o : *ns) output_sources_.push_back(index.count(o) ? index.at(o) : -1);
-      entries_.push_back({&n, Value(), {}, {}, std::nullopt, false, -1});
+      entries_.push_back({&n, Value(), {}, {}, std::nullopt, false, -1, {}});
       return;
     }
-    Entry e{&n, v, {}, {}, std::nullopt, false, -1};
+    Entry e{&n, v, {}, {}, std::nullopt, false, -1, {}};
     for (const Arg& a : n.args()) {
       if (const Node* in = a.node()) {
         const int src = index.at(in);
