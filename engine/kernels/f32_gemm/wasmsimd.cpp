@@ -99,6 +99,7 @@ template <size_t NV> void column_block(const GemmArgs& g, size_t n) {
 }  // namespace
 
 void f32_gemm__wasmsimd(const GemmArgs& g) noexcept {
+  if (g.M == 0 || g.N == 0) return;  // no outputs (C may be null: the column blocks would offset it)
   if (g.K == 0) {  // no products: C stays, or is zeroed (the tiles would offset B, which may then be null)
     if (!g.accumulate)
       for (size_t m = 0; m < g.M; ++m)

@@ -7,6 +7,7 @@
 namespace pt::kernels {
 
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept {
+  if (g.m == 0) return;  // no rows: nothing to write (C may be null)
   for (size_t p = 0; p < g.panels; ++p) {
     const int16_t* panel = g.b + p * g.k_pairs * 16;
     i16_all_rows_times_panel(g.a, g.a_stride, g.m, g.k_pairs, [panel](size_t kk) { return panel + 16 * kk; }, g.c + 8 * p,

@@ -74,6 +74,7 @@ void rows_in_place(const I16GemmOffsets& g, size_t i0, size_t m) {
 }  // namespace
 
 void i16_gemm_offsets__wasmsimd(const I16GemmOffsets& g) noexcept {
+  if (g.m == 0) return;  // no rows: nothing to write (C may be null)
   const size_t tiles = g.m / 4;
   if (tiles == 0 || g.k_pairs == 0 || g.k_pairs > kMaxPairs) return rows_in_place(g, 0, g.m);
   alignas(16) int16_t a4[kTileRoom];
