@@ -603,41 +603,39 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps) {
                      shape_str(x.shape()));
   const float* px = x.data<float>();
   BatchNormStats st{n, std::vector<float>(C), std::vector<float>(C), std::vector<float>(C)};
-  // torch batch_norm_cpu_collect_stats_contiguous_impl: per channel Σ x, mean = float(Σ / n), Σ (x − mean)², each a
-  // double chain in memory order, kernels::f64_chain_sums running up to eight channels' chains side by side.
-  std::vector<double> sums(inner > 1 ? C : 0, 0.0), var_sums(inner > 1 ? C : 0, 0.0);
-  constexpr int64_t group = kernels::ChainSums::kMaxChains;
-  for (int64_t k0 = 0; inner > 1 && k0 < C; k0 += group) {
-    const size_t m = static_cast<size_t>(std::min(group, C - k0));
-    for (int64_t b = 0; b < N; ++b)
-      kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, nullptr, sums.data() + k0});
-    for (size_t j = 0; j < m; ++j) st.mean[k0 + j] = static_cast<float>(sums[k0 + j] / static_cast<double>(n));
-    for (int64_t b = 0; b < N; ++b)
-      kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, st.mean.data() + k0, var_sums.data() + k0});
-  }
-  for (int64_t k = 0; k < C; ++k) {
-    double var_d = 0;
-    float mean = 0;
-    if (inner > 1) {
-      mean = st.mean[k];
-      var_d = var_sums[k];
-    } else {
-      // [N, C] (NC11) inputs take torch's channels-last kernel: float accumulators over N (one
-      // thread's order), the variance term fused: acc = fma(x - mean, x - mean, acc).
+  // Each channel's mean (into st.mean) and double sum of squared deviations. torch's contiguous kernel
+  // (batch_norm_cpu_collect_stats_contiguous_impl): Σ x, mean = float(Σ / n), Σ (x − mean)², each a double chain in
+  // memory order, kernels::f64_chain_sums running up to eight channels' chains side by side. [N, C] (NC11) inputs take
+  // torch's channels-last kernel: float accumulators over N (one thread's order), the variance term fused:
+  // acc = fma(x - mean, x - mean, acc).
+  std::vector<double> sums(C, 0.0), var_sums(C, 0.0);
+  if (inner > 1) {
+    constexpr int64_t group = kernels::ChainSums::kMaxChains;
+    for (int64_t k0 = 0; k0 < C; k0 += group) {
+      const size_t m = static_cast<size_t>(std::min(group, C - k0));
+      for (int64_t b = 0; b < N; ++b)
+        kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, nullptr, sums.data() + k0});
+      for (size_t j = 0; j < m; ++j) st.mean[k0 + j] = static_cast<float>(sums[k0 + j] / static_cast<double>(n));
+      for (int64_t b = 0; b < N; ++b)
+        kernels::f64_chain_sums({px + (b * C + k0) * inner, size_t(inner), size_t(inner), m, st.mean.data() + k0, var_sums.data() + k0});
+    }
+  } else {
+    for (int64_t k = 0; k < C; ++k) {
       float acc = 0;
       for (int64_t b = 0; b < N; ++b) acc += px[b * C + k];
-      mean = static_cast<float>(static_cast<double>(acc) / static_cast<double>(n));
+      const float mean = st.mean[k] = static_cast<float>(static_cast<double>(acc) / static_cast<double>(n));
       float vacc = 0;
       for (int64_t b = 0; b < N; ++b) {
         const float d = px[b * C + k] - mean;
         vacc = fma_f32(d, d, vacc);
       }
-      var_d = vacc;
+      var_sums[k] = vacc;
     }
-    const float var_sum = static_cast<float>(var_d);
+  }
+  for (int64_t k = 0; k < C; ++k) {
+    const float var_sum = static_cast<float>(var_sums[k]);
     // batch_norm_cpu_update_stats_template: InvStd<double>(var_sum / n, eps); float / int64 is float.
     const float biased = var_sum / static_cast<float>(n);
-    st.mean[k] = mean;
     st.var_sum[k] = var_sum;
     st.invstd[k] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(biased) + eps));
   }
