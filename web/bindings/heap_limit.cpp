@@ -1,42 +1,52 @@
-// heap_limit.cpp — the engine's own allocations (operator new: tensors, graphs, strings) stay below the address
-// PT_HEAP_HEADROOM bytes short of the most the wasm heap can grow to (PT_WASM_MAXIMUM_MEMORY, CMakeLists.txt's -sMAXIMUM_MEMORY), with a
+// heap_limit.cpp — a reserve of PT_HEAP_RESERVE bytes that the engine's own allocations (operator new: tensors,
+// graphs, strings) never use, kept for the runtime's plain mallocs; an engine allocation the heap cannot hold is a
 // std::bad_alloc that guarded() turns into the typed "out of memory" RuntimeError (common.h).
 //
-// Why: the runtime itself allocates with plain malloc, outside C++'s reach — a thrown exception's object
-// (__cxa_allocate_exception), a string crossing from JS (Embind). When the heap was truly full those got a
-// null pointer and wrote through it, so a learner filling the heap (keep.push(pt.rand([2 ** 24])) in a loop) could
-// make the next error escape as a bare number instead of a typed error. Stopping the engine's allocations short of
-// the end keeps that room free. Only this module (the page's engine) has the limit; the native and wasm test builds
-// use their allocators as they are.
-#include <cstdint>
+// Why: the runtime allocates with plain malloc, outside C++'s reach — a string or array crossing from JS (Embind).
+// When the heap was truly full those got a null pointer and wrote through it, so a learner filling the heap
+// (keep.push(pt.rand([2 ** 24])) in a loop) could make the next call corrupt memory or end in a bare number instead of
+// a typed error. (Exception objects have libc++abi's own emergency pool.)
+//
+// The rule: the engine allocates only while the reserve is held. A plain malloc that finds no room frees the reserve
+// and asks again; the engine's next allocation takes the reserve back first, and is refused while it cannot.
+// (An earlier rule refused engine blocks by address, in the heap's top 64 MiB; but once that top had been
+// freed as one region, emmalloc, which takes the smallest free region that fits, kept offering it to small requests,
+// and each was refused although lower memory was free.) Only this module (the page's engine) has the reserve; the
+// native and wasm test builds use their allocators as they are.
 #include <cstdlib>
 #include <new>
+
+#include <emscripten/emmalloc.h>
 
 #include "common.h"
 
 namespace {
 
-constexpr uintptr_t kLimit = static_cast<uintptr_t>(PT_WASM_MAXIMUM_MEMORY) - static_cast<uintptr_t>(PT_HEAP_HEADROOM);
+void* reserve = nullptr;
 
-// The rule is on addresses, so nothing has to be counted (a count kept across new and delete drifted): a block the
-// allocator placed, wholly or partly, above kLimit is given back and refused. Below kLimit the engine may use every
-// byte; above it only the runtime's plain mallocs live.
-[[noreturn]] void refuse() {
-  ptjs::bad_alloc_thrown() = true;
-  throw std::bad_alloc();
-}
 void* allocate(size_t n) {
-  if (n > kLimit) refuse();
-  void* p = std::malloc(n ? n : 1);
-  if (!p) refuse();
-  if (reinterpret_cast<uintptr_t>(p) + n > kLimit) {
-    std::free(p);
-    refuse();
+  if (!reserve) reserve = emscripten_builtin_malloc(PT_HEAP_RESERVE);
+  void* p = reserve ? emscripten_builtin_malloc(n ? n : 1) : nullptr;
+  if (!p) {
+    ptjs::bad_alloc_thrown() = true;
+    throw std::bad_alloc();
   }
   return p;
 }
 
 }  // namespace
+
+// The runtime's malloc (Embind's _malloc from JS, and every plain malloc in C): emmalloc's, with the reserve given up
+// when nothing else is left. emmalloc's own malloc is a weak symbol, so this one takes its place.
+extern "C" void* malloc(size_t n) {
+  void* p = emscripten_builtin_malloc(n);
+  if (!p && reserve) {
+    emscripten_builtin_free(reserve);
+    reserve = nullptr;
+    p = emscripten_builtin_malloc(n);
+  }
+  return p;
+}
 
 void* operator new(size_t n) { return allocate(n); }
 void* operator new[](size_t n) { return allocate(n); }
