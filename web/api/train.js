@@ -234,8 +234,7 @@ export function installTrain(pt, M, tools) {
         }
         if (k === 'differentiable' && v === false) continue;
         if (k === 'differentiable') throw new E.NotImplementedError(`${kind}(): differentiable=True (autograd through the step) is not supported`);
-        if (k === 'betas') [o.beta1, o.beta2] = optionValue(kind, k, v);
-        else o[k] = optionValue(kind, k, v);
+        o[k] = optionValue(kind, k, v);
       }
       this.#handle = call(M.make_optimizer, kind, params.map((p) => ({ module: p.module.handle, name: p.name })), o);
       own(this, this.#handle);

@@ -125,7 +125,25 @@ val load_state_dict(const GraphModuleHandle& h, const val& entries, bool strict)
 }
 
 // ---- optimizers ----
-// params: [{module: GraphModule handle, name}]; options: numbers / booleans already type-checked by train.js.
+// An options object under torch's names (train.js has type-checked every value; Adam's betas as [b1, b2]) read onto
+// `x`: a name that is absent keeps x's value. The constructor reads onto the defaults, param_groups' setter onto the
+// optimizer's own options.
+template <class T> void read(const val& o, const char* k, T& field) {
+  if (!o[k].isUndefined()) field = o[k].as<T>();
+}
+pt::SGDOptions read_options(const val& o, pt::SGDOptions x) {
+  read(o, "lr", x.lr), read(o, "momentum", x.momentum), read(o, "dampening", x.dampening);
+  read(o, "weight_decay", x.weight_decay), read(o, "nesterov", x.nesterov), read(o, "maximize", x.maximize);
+  return x;
+}
+pt::AdamOptions read_options(const val& o, pt::AdamOptions x) {
+  read(o, "lr", x.lr), read(o, "eps", x.eps), read(o, "weight_decay", x.weight_decay);
+  read(o, "amsgrad", x.amsgrad), read(o, "maximize", x.maximize);
+  if (!o["betas"].isUndefined()) x.beta1 = o["betas"][0].as<double>(), x.beta2 = o["betas"][1].as<double>();
+  return x;
+}
+
+// params: [{module: GraphModule handle, name}]; options: read_options's object.
 OptimizerHandle make_optimizer(const std::string& kind, const val& params, const val& o) {
   return ptjs::guarded([&] {
     std::vector<std::shared_ptr<pt::GraphModule>> modules;
@@ -136,24 +154,15 @@ OptimizerHandle make_optimizer(const std::string& kind, const val& params, const
       ps.push_back({&m.get(), params[i]["name"].as<std::string>()});
       modules.push_back(m.ptr);
     }
-    auto num = [&o](const char* k, double d) { return o[k].isUndefined() ? d : o[k].as<double>(); };
-    auto flag = [&o](const char* k) { return !o[k].isUndefined() && o[k].as<bool>(); };
     std::shared_ptr<pt::Optimizer> opt;
-    if (kind == "SGD") {
-      opt = std::make_shared<pt::SGD>(
-          std::move(ps), pt::SGDOptions{num("lr", 1e-3), num("momentum", 0), num("dampening", 0), num("weight_decay", 0),
-                                        flag("nesterov"), flag("maximize")});
-    } else {
-      opt = std::make_shared<pt::Adam>(
-          std::move(ps), pt::AdamOptions{num("lr", 1e-3), num("beta1", 0.9), num("beta2", 0.999), num("eps", 1e-8),
-                                         num("weight_decay", 0), flag("amsgrad"), flag("maximize")});
-    }
+    if (kind == "SGD") opt = std::make_shared<pt::SGD>(std::move(ps), read_options(o, pt::SGDOptions{}));
+    else opt = std::make_shared<pt::Adam>(std::move(ps), read_options(o, pt::AdamOptions{}));
     return OptimizerHandle{ptjs::sharing(opt, std::move(modules))};
   });
 }
 
-// param_groups[0]'s hyper-parameters under torch's names (Adam's betas as two numbers), and the same object back
-// (every name present, type-checked by train.js) to set them.
+// param_groups[0]'s hyper-parameters under torch's names (Adam's betas as two numbers); set_hyper reads the same
+// object back (read_options).
 val optimizer_hyper(const OptimizerHandle& h) {
   return ptjs::guarded([&] {
     val o = val::object();
@@ -174,13 +183,8 @@ val optimizer_hyper(const OptimizerHandle& h) {
 
 void optimizer_set_hyper(const OptimizerHandle& h, const val& o) {
   ptjs::guarded([&] {
-    if (auto* sgd = dynamic_cast<pt::SGD*>(&h.get())) {
-      sgd->set_options({o["lr"].as<double>(), o["momentum"].as<double>(), o["dampening"].as<double>(),
-                        o["weight_decay"].as<double>(), o["nesterov"].as<bool>(), o["maximize"].as<bool>()});
-    } else if (auto* adam = dynamic_cast<pt::Adam*>(&h.get())) {
-      adam->set_options({o["lr"].as<double>(), o["betas"][0].as<double>(), o["betas"][1].as<double>(), o["eps"].as<double>(),
-                         o["weight_decay"].as<double>(), o["amsgrad"].as<bool>(), o["maximize"].as<bool>()});
-    }
+    if (auto* sgd = dynamic_cast<pt::SGD*>(&h.get())) sgd->set_options(read_options(o, sgd->options()));
+    else if (auto* adam = dynamic_cast<pt::Adam*>(&h.get())) adam->set_options(read_options(o, adam->options()));
     return 0;
   });
 }
