@@ -456,4 +456,53 @@ struct ChainSums {
 using ChainSumsFn = void(const ChainSums& c) noexcept;
 extern const Kernel<ChainSumsFn> f64_chain_sums;
 
+// ---- float Winograd F(2×2, 3×3) and F(3×3, 2×2): conv2d's gradients at 3×3, stride 1, padding 1 ------------
+// (Lavin & Gray 2016, as the integer pair above; engine/ops/backward.cpp makes the 16 GEMMs, one a position ξ = 4u + v
+// of the 4×4 transformed tile, and the weight side's transforms.) Bᵀ = [1 0 −1 0; 0 1 1 0; 0 −1 1 0; 0 1 0 −1],
+// Aᵀ = [1 1 1 0; 0 1 −1 −1]. Every sum below is in float, in the order written, so a variant's bits are the reference's
+// (NaN payloads aside).
+//
+// f32_winograd_input: V = Bᵀ d B of the 4×4 tiles, two apart, of zero-padded planes. Tile (ty, tx) of plane p:
+//   d[r][a] = in[p·plane_stride + (2ty + r)·row_stride + 2tx + a]                        (r, a < 4),
+//   h[r] = (d[r][0] − d[r][2], d[r][1] + d[r][2], d[r][2] − d[r][1], d[r][1] − d[r][3])     (each row times B),
+//   V[0] = h[0] − h[2], V[1] = h[1] + h[2], V[2] = h[2] − h[1], V[3] = h[1] − h[3]          (Bᵀ times those rows),
+//   out[(4u + v)·xi_stride + p·out_plane + ty·tw + tx] = V[u][v].
+// A variant may read each tile row up to column 2·tw + 3 (two past the last tile): the caller's buffer holds them.
+struct F32WinogradInput {
+  const float* in;
+  size_t planes, plane_stride, row_stride, th, tw;
+  float* out;
+  size_t xi_stride, out_plane;
+};
+using F32WinogradInputFn = void(const F32WinogradInput& w) noexcept;
+extern const Kernel<F32WinogradInputFn> f32_winograd_input;
+
+// f32_winograd_output: Y = Aᵀ m A, the 2×2 outputs of each tile, written where they fall inside H × W planes.
+// m[u][v] of plane p, tile t = ty·tw + tx is m[(4u + v)·xi_stride + p·m_plane + t];
+//   s[0][v] = (m[0][v] + m[1][v]) + m[2][v],  s[1][v] = (m[1][v] − m[2][v]) − m[3][v],
+//   y[p·y_plane + (2ty + e)·W + 2tx + f] = f == 0 ? (s[e][0] + s[e][1]) + s[e][2] : (s[e][1] − s[e][2]) − s[e][3]
+// for 2ty + e < H and 2tx + f < W (th = ⌈H / 2⌉, tw = ⌈W / 2⌉).
+struct F32WinogradOutput {
+  const float* m;
+  size_t planes, th, tw, xi_stride, m_plane;
+  float* y;
+  size_t y_plane, H, W;
+};
+using F32WinogradOutputFn = void(const F32WinogradOutput& w) noexcept;
+extern const Kernel<F32WinogradOutputFn> f32_winograd_output;
+
+// f32_winograd_grad: A g Aᵀ of the 2×2 tiles of planes of even size (conv2d's output gradient, the "filter" of the
+// weight gradient's F(3×3, 2×2)), channels side by side: tile (ty, tx) of plane p is g[e][f] = in[p·plane_stride +
+// (2ty + e)·row_stride + 2tx + f];
+//   r[e] = (g[e][0], g[e][0] + g[e][1], g[e][0] − g[e][1], −g[e][1]),
+//   out[(4u + v)·xi_stride + (ty·tw + tx)·tile_stride + p] = (r[0][v], r[0][v] + r[1][v], r[0][v] − r[1][v], −r[1][v])[u].
+struct F32WinogradGrad {
+  const float* in;
+  size_t planes, plane_stride, row_stride, th, tw;
+  float* out;
+  size_t xi_stride, tile_stride;
+};
+using F32WinogradGradFn = void(const F32WinogradGrad& w) noexcept;
+extern const Kernel<F32WinogradGradFn> f32_winograd_grad;
+
 }  // namespace pt::kernels

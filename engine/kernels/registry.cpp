@@ -24,7 +24,10 @@ namespace pt::kernels {
   X(MaxPool2dFn, f32_max_pool2d, 4)       \
   X(FakeQuantFn, f32_fake_quant, 16)     \
   X(AffineFmaFn, f32_affine_fma, 4)       \
-  X(ChainSumsFn, f64_chain_sums, 4)
+  X(ChainSumsFn, f64_chain_sums, 4)       \
+  X(F32WinogradInputFn, f32_winograd_input, 4) \
+  X(F32WinogradOutputFn, f32_winograd_output, 4) \
+  X(F32WinogradGradFn, f32_winograd_grad, 4)
 
 #define PT_DEFINE_KERNEL(Fn, name, lanes)                                                                  \
   constexpr Variant<Fn> name##_variants[] = {{"scalar", name##__scalar, 1}, {"wasmsimd", name##__wasmsimd, lanes}}; \

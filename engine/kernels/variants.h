@@ -27,6 +27,15 @@ void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float*
 void f64_chain_sums__scalar(const ChainSums& c) noexcept;
 void f64_chain_sums__wasmsimd(const ChainSums& c) noexcept;
 
+void f32_winograd_input__scalar(const F32WinogradInput& w) noexcept;
+void f32_winograd_input__wasmsimd(const F32WinogradInput& w) noexcept;
+
+void f32_winograd_output__scalar(const F32WinogradOutput& w) noexcept;
+void f32_winograd_output__wasmsimd(const F32WinogradOutput& w) noexcept;
+
+void f32_winograd_grad__scalar(const F32WinogradGrad& w) noexcept;
+void f32_winograd_grad__wasmsimd(const F32WinogradGrad& w) noexcept;
+
 // ---- integer kernels ----
 void i16_gemm__scalar(const I16Gemm& g) noexcept;
 void i16_gemm__wasmsimd(const I16Gemm& g) noexcept;

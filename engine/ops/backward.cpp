@@ -45,6 +45,133 @@ int64_t rows_of(const Tensor& t) { return t.dim() ? t.numel() / std::max<int64_t
 
 // ---- conv2d and linear --------------------------------------------------------------------------------
 
+namespace {
+
+// conv2d's gradients on ConvGeometry::winograd_gradients() (3x3, stride 1, padding 1) through Winograd's transforms
+// (kernels.h, f32_winograd_*): each 2x2 block of outputs from a 4x4 tile of a zero-padded plane, 16 matrix products
+// (one a position ξ of the transformed tile) in place of 9 taps a block position and no col2im; the images go
+// through in chunks whose transformed tiles stay below ~4 MiB. Every sum is in float, in a fixed order (the kernels',
+// then f32_gemm's chains), but not im2col's: the gradients differ from the columns' in the last bits.
+struct WinogradTiles {
+  int64_t th, tw, tiles, rows, row_stride, chunk;  // tiles of a plane (th x tw); its padded copy rows x row_stride
+  explicit WinogradTiles(const ConvGeometry& g)
+      : th((g.H + 1) / 2), tw((g.W + 1) / 2), tiles(th * tw), rows(2 * th + 2), row_stride(2 * tw + 4),
+        chunk(std::clamp<int64_t>((int64_t{1} << 20) / std::max<int64_t>(16 * std::max(g.Og(), g.Cg) * tiles, 1), 1, g.N)) {}
+  // The distance between the 16 positions' matrices of `floats` each: 16 floats more, so that the 16 rows a transform
+  // reads or writes at once do not all fall in one set of the L1 cache (a power of two apart, they did: the input
+  // transform took 3 times as long).
+  static int64_t xi_stride(int64_t floats) { return floats + 16; }
+  // The planes of one image's group (channels `planes`, each H x W at x) at (1, 1) of their padded copies in pad,
+  // whose borders stay zero (pad_planes leaves them as it found them: zero from the first call).
+  void pad_planes(const float* x, int64_t planes, int64_t H, int64_t W, float* pad) const {
+    for (int64_t c = 0; c < planes; ++c)
+      for (int64_t y = 0; y < H; ++y)
+        std::copy(x + (c * H + y) * W, x + (c * H + y + 1) * W, pad + (c * rows + y + 1) * row_stride + 1);
+  }
+};
+
+// U[ξ][c][o] = (G w' Gᵀ)[ξ] for w'[i][j] = weight[o][c][2 − i][2 − j] (the input gradient correlates the padded
+// output gradient with the kernel turned 180°), G = [1 0 0; ½ ½ ½; ½ −½ ½; 0 0 1].
+void winograd_weights(const float* w, int64_t Og, int64_t Cg, float* U) {
+  for (int64_t o = 0; o < Og; ++o)
+    for (int64_t c = 0; c < Cg; ++c) {
+      const float* k = w + (o * Cg + c) * 9;
+      float t[4][3];
+      for (int j = 0; j < 3; ++j) {  // t = G w' (w' column j is k's column 2 − j, upside down)
+        const float a = k[6 + 2 - j], b = k[3 + 2 - j], d = k[2 - j];
+        t[0][j] = a;
+        t[1][j] = (a + b + d) * 0.5f;
+        t[2][j] = (a - b + d) * 0.5f;
+        t[3][j] = d;
+      }
+      for (int i = 0; i < 4; ++i) {  // t Gᵀ
+        const float u[4] = {t[i][0], (t[i][0] + t[i][1] + t[i][2]) * 0.5f, (t[i][0] - t[i][1] + t[i][2]) * 0.5f, t[i][2]};
+        for (int j = 0; j < 4; ++j) U[((i * 4 + j) * Cg + c) * Og + o] = u[j];
+      }
+    }
+}
+
+// dx = Σ_o grad_o ⋆ w'_o: F(2x2, 3x3) on the output gradient's padded planes; M[ξ][c][t] = U[ξ] · V[ξ] over o.
+void winograd_backward_input(const Tensor& grad, const Tensor& weight, const ConvGeometry& g, Tensor& dx) {
+  const int64_t Og = g.Og(), Cg = g.Cg, H = g.H, W = g.W;
+  const WinogradTiles wt(g);
+  const int64_t T = wt.chunk * wt.tiles;
+  const auto U = scratch_buffer<float>(16 * Cg * Og), V = scratch_buffer<float>(16 * wt.xi_stride(Og * T)),
+             M = scratch_buffer<float>(16 * wt.xi_stride(Cg * T)), pad = scratch_buffer<float>(Og * wt.rows * wt.row_stride);
+  std::fill(pad.get(), pad.get() + Og * wt.rows * wt.row_stride, 0.0f);
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    winograd_weights(weight.data<float>() + grp * Og * Cg * 9, Og, Cg, U.get());
+    for (int64_t n0 = 0; n0 < g.N; n0 += wt.chunk) {
+      const int64_t nn = std::min(wt.chunk, g.N - n0), Tn = nn * wt.tiles, vs = wt.xi_stride(Og * Tn), ms = wt.xi_stride(Cg * Tn);
+      for (int64_t n = 0; n < nn; ++n) {
+        wt.pad_planes(grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W, Og, H, W, pad.get());
+        kernels::f32_winograd_input({pad.get(), size_t(Og), size_t(wt.rows * wt.row_stride), size_t(wt.row_stride), size_t(wt.th),
+                                     size_t(wt.tw), V.get() + n * wt.tiles, size_t(vs), size_t(Tn)});
+      }
+      for (int64_t xi = 0; xi < 16; ++xi)
+        kernels::f32_gemm({size_t(Cg), size_t(Tn), size_t(Og), U.get() + xi * Cg * Og, size_t(Og), 1, V.get() + xi * vs, size_t(Tn),
+                           M.get() + xi * ms, size_t(Tn), false});
+      for (int64_t n = 0; n < nn; ++n)
+        kernels::f32_winograd_output({M.get() + n * wt.tiles, size_t(Cg), size_t(wt.th), size_t(wt.tw), size_t(ms), size_t(Tn),
+                                      dx.data<float>() + ((n0 + n) * g.C + grp * Cg) * H * W, size_t(H * W), size_t(H), size_t(W)});
+    }
+  }
+}
+
+// dw = Σ over images and 2x2 output blocks of F(3x3, 2x2): S[ξ][c][o] = Σ_t X[ξ][c][t] · Gy[ξ][t][o], with X the
+// input's padded tiles (Bᵀ d B, f32_winograd_input) and Gy the output gradient's blocks (A g Aᵀ, f32_winograd_grad),
+// then dw[o][c] = Gᵀ S G (Gᵀ = [1 ½ ½ 0; 0 ½ −½ 0; 0 ½ ½ 1]), written into dw.
+void winograd_backward_weight(const Tensor& grad, const Tensor& input, const ConvGeometry& g, Tensor& dw) {
+  const int64_t Og = g.Og(), Cg = g.Cg, H = g.H, W = g.W;
+  const WinogradTiles wt(g);
+  const int64_t T = wt.chunk * wt.tiles;
+  const bool even = H % 2 == 0 && W % 2 == 0;  // else the gradient's planes are copied onto zeros of even size
+  const auto X = scratch_buffer<float>(16 * wt.xi_stride(Cg * T)), Gy = scratch_buffer<float>(16 * wt.xi_stride(T * Og)),
+             S = scratch_buffer<float>(16 * Cg * Og),
+             pad = scratch_buffer<float>(Cg * wt.rows * wt.row_stride), gpad = scratch_buffer<float>(even ? 0 : Og * 4 * wt.tiles);
+  std::fill(pad.get(), pad.get() + Cg * wt.rows * wt.row_stride, 0.0f);
+  if (!even) std::fill(gpad.get(), gpad.get() + Og * 4 * wt.tiles, 0.0f);
+  for (int64_t grp = 0; grp < g.groups; ++grp) {
+    for (int64_t n0 = 0; n0 < g.N; n0 += wt.chunk) {
+      const int64_t nn = std::min(wt.chunk, g.N - n0), Tn = nn * wt.tiles, xs = wt.xi_stride(Cg * Tn), gs = wt.xi_stride(Tn * Og);
+      for (int64_t n = 0; n < nn; ++n) {
+        wt.pad_planes(input.data<float>() + ((n0 + n) * g.C + grp * Cg) * H * W, Cg, H, W, pad.get());
+        kernels::f32_winograd_input({pad.get(), size_t(Cg), size_t(wt.rows * wt.row_stride), size_t(wt.row_stride), size_t(wt.th),
+                                     size_t(wt.tw), X.get() + n * wt.tiles, size_t(xs), size_t(Tn)});
+        const float* gy = grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W;
+        if (!even)
+          for (int64_t o = 0; o < Og; ++o)
+            for (int64_t y = 0; y < H; ++y)
+              std::copy(gy + (o * H + y) * W, gy + (o * H + y + 1) * W, gpad.get() + (o * 2 * wt.th + y) * 2 * wt.tw);
+        kernels::f32_winograd_grad({even ? gy : gpad.get(), size_t(Og), size_t(even ? H * W : 4 * wt.tiles), size_t(even ? W : 2 * wt.tw),
+                                    size_t(wt.th), size_t(wt.tw), Gy.get() + n * wt.tiles * Og, size_t(gs), size_t(Og)});
+      }
+      for (int64_t xi = 0; xi < 16; ++xi)
+        kernels::f32_gemm({size_t(Cg), size_t(Og), size_t(Tn), X.get() + xi * xs, size_t(Tn), 1, Gy.get() + xi * gs, size_t(Og),
+                           S.get() + xi * Cg * Og, size_t(Og), n0 > 0});
+    }
+    float* out = dw.data<float>() + grp * Og * Cg * 9;
+    for (int64_t c = 0; c < Cg; ++c)
+      for (int64_t o = 0; o < Og; ++o) {
+        float s[4][4], t[3][4];
+        for (int xi = 0; xi < 16; ++xi) s[xi / 4][xi % 4] = S[(xi * Cg + c) * Og + o];
+        for (int j = 0; j < 4; ++j) {  // t = Gᵀ s
+          t[0][j] = s[0][j] + (s[1][j] + s[2][j]) * 0.5f;
+          t[1][j] = (s[1][j] - s[2][j]) * 0.5f;
+          t[2][j] = (s[1][j] + s[2][j]) * 0.5f + s[3][j];
+        }
+        float* k = out + (o * Cg + c) * 9;
+        for (int i = 0; i < 3; ++i) {  // t G
+          k[i * 3 + 0] = t[i][0] + (t[i][1] + t[i][2]) * 0.5f;
+          k[i * 3 + 1] = (t[i][1] - t[i][2]) * 0.5f;
+          k[i * 3 + 2] = (t[i][1] + t[i][2]) * 0.5f + t[i][3];
+        }
+      }
+  }
+}
+
+}  // namespace
+
 // Per image and group, through kernels::f32_gemm (one float32 chain per output, see each function):
 //   input:  columns' gradient = weightᵀ · grad  (a chain over the group's Og output channels), then
 //           col2im adds each column into the image's gradient (float, col2im's order);
@@ -54,6 +181,11 @@ Tensor conv2d_backward_input(const Tensor& grad, const Tensor& weight, const Sha
                              const IntList& padding, const IntList& dilation, int64_t groups) {
   const ConvGeometry g = conv2d_geometry(input_shape, weight.shape(), stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
+  if (g.winograd_gradients()) {
+    Tensor dx = Tensor::uninitialized(input_shape);  // every element lies in one output tile
+    winograd_backward_input(grad, weight, g, dx);
+    return dx;
+  }
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   Tensor dx = Tensor::zeros(input_shape);
   const auto cols = scratch_buffer<float>(g.pointwise() ? 0 : K * P);
@@ -73,6 +205,11 @@ Tensor conv2d_backward_weight(const Tensor& grad, const Tensor& input, const Sha
                               const Tensor* columns) {
   const ConvGeometry g = conv2d_geometry(input.shape(), weight_shape, stride, padding, dilation, groups);
   require_shape(grad, {g.N, g.O, g.OH, g.OW}, "conv2d_backward", "grad_output");
+  if (g.winograd_gradients()) {
+    Tensor dw = Tensor::uninitialized(weight_shape);
+    winograd_backward_weight(grad, input, g, dw);
+    return dw;
+  }
   const size_t K = g.K(), P = g.P(), Og = g.Og();
   if (columns) require_shape(*columns, {g.N, g.groups, g.K(), g.P()}, "conv2d_backward", "the saved columns");
   // The sums per group as [K][Og], from +0: each image's columns · gradᵀ added by f32_gemm onto the images' before it.

@@ -37,6 +37,11 @@ struct ConvGeometry {
   // A 1x1 window at stride 1 without padding: the image's channels already are its columns.
   bool pointwise() const { return KH == 1 && KW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0; }
   bool same_width() const { return sh == 1 && sw == 1 && OW == W; }
+  // A 3x3 window at stride 1, dilation 1 and padding 1 ("same"), with 8 or more channels a group on both sides: conv2d's
+  // gradients go through Winograd's 16 matrix products (ops/backward.cpp), and the forward saves no columns.
+  bool winograd_gradients() const {
+    return KH == 3 && KW == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 && ph == 1 && pw == 1 && Cg >= 8 && Og() >= 8;
+  }
 };
 
 // Validates a conv2d call's shapes and hyper-parameters (RuntimeError naming the argument, the messages

@@ -322,7 +322,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
   // columns, each output one float32 chain over k = (c, kh, kw) in order.
   // The columns of every image and group go to one tensor when a backward will want them (SavedForBackward).
   const int64_t K = g.K(), P = g.P(), Og = g.Og();
-  const bool save = open_saved && !g.pointwise() && g.N * g.groups * K * P <= kSavedColumnsBytes / 4;
+  const bool save = open_saved && !g.pointwise() && !g.winograd_gradients() && g.N * g.groups * K * P <= kSavedColumnsBytes / 4;
   Tensor saved_columns = save ? Tensor::uninitialized({g.N, g.groups, K, P}) : Tensor();
   const auto scratch = scratch_buffer<float>(g.pointwise() || save ? 0 : static_cast<size_t>(K * P));
   for (int64_t n = 0; n < g.N; ++n)

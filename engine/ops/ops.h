@@ -93,7 +93,8 @@ BatchNormStats batch_norm_stats(const Tensor& x, double eps);
 // (SaveForBackward; train/autograd.h's Tape opens one around each node it records), batch_norm_training leaves
 // its statistics in it, max_pool2d its indices (as aten.max_pool2d_with_indices returns them for its
 // backward) and conv2d its im2col columns (so that the weight's gradient does not build them again; only
-// while they take at most kSavedColumnsBytes, else the backward builds them); otherwise nothing is saved.
+// while they take at most kSavedColumnsBytes, else the backward builds them; none for ConvGeometry::winograd_gradients(),
+// whose gradient does not use them); otherwise nothing is saved.
 struct SavedForBackward {
   std::optional<BatchNormStats> batch_norm;
   std::optional<Tensor> max_pool_indices;

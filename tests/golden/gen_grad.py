@@ -7,7 +7,8 @@ reads it). Integer tensors (class labels) are stored as float32 (exact). The C++
 hyper-parameters (stride, dims, ...) next to its case name.
 
 ops        per case <c>: the inputs, a random cotangent <c>.g (or a loss), the output <c>.y and torch's
-           gradients <c>.d<input> of sum(y * g): conv2d (stride, padding, dilation, groups, depthwise),
+           gradients <c>.d<input> of sum(y * g): conv2d (stride, padding, dilation, groups, depthwise; conv_d /
+           conv_e: 3x3, stride 1, padding 1, 8 or more channels a group),
            linear, relu, hardtanh, sigmoid, max_pool2d (maxpool_e: overlapping windows
            sharing a maximum, float accumulation visible), adaptive_avg_pool2d, mean, add / mul / div with
            broadcasting, sqrt, flatten, cat, batch_norm (train and eval), fake_quantize per tensor and per
@@ -137,6 +138,10 @@ def gen_ops():
     g = r(*y.shape) * torch.pow(2.0, -torch.randint(0, 26, y.shape).float())
     y.backward(g)
     w.add("maxpool_e.x", x), w.add("maxpool_e.g", g), w.add("maxpool_e.y", y), w.add("maxpool_e.dx", xl.grad)
+    # 3x3 at stride 1 and padding 1 with 8 or more channels a group (the engine's Winograd gradients): odd sizes and
+    # channel counts, then two groups.
+    case("conv_d", lambda x, w, b: F.conv2d(x, w, b, 1, 1), x=r(3, 9, 7, 5), w=r(10, 9, 3, 3), b=r(10))
+    case("conv_e", lambda x, w: F.conv2d(x, w, None, 1, 1, 1, 2), x=r(2, 16, 6, 9), w=r(16, 8, 3, 3))
     w.save("ops")
 
 

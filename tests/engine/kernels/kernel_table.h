@@ -507,6 +507,66 @@ kt::Call<AffineFmaFn> draw_affine_fma(kt::Rng& r, size_t n) {
           }};
 }
 
+// The float Winograd transforms: 0 to 5 planes (up to 9 for the gradient's, so that four go side by side and some
+// are left over), tile rows and columns from n (so that every remainder of four tiles a row turns up, and rows
+// longer than any conv2d's), strides with gaps, floats of every kind; the outputs' gaps are compared too.
+struct WinogradSizes {
+  size_t planes, th, tw;
+  static WinogradSizes draw(kt::Rng& r, size_t n, size_t max_planes) {
+    const size_t tiles = n <= 200 ? n : n % 200;
+    const size_t tw = tiles % 23 + (r.chance(0.3) ? 0 : r.below(3)), th = 1 + r.below(tiles / std::max<size_t>(tw, 1) % 6 + 1);
+    return {static_cast<size_t>(r.below(max_planes + 1)), th, tw};
+  }
+};
+
+kt::Call<F32WinogradInputFn> draw_f32_winograd_input(kt::Rng& r, size_t n) {
+  const WinogradSizes z = WinogradSizes::draw(r, n, 5);
+  const size_t planes = z.planes, th = z.th, tw = z.tw;
+  const size_t row_stride = 2 * tw + 4 + r.below(5), plane_stride = (2 * th + 2) * row_stride + r.below(9);
+  const size_t out_plane = th * tw + r.below(5), xi_stride = planes * out_plane + r.below(5);
+  auto in = std::make_shared<std::vector<float>>(kt::draw_floats(r, planes * plane_stride + 1, kt::FloatMix::draw(r)));
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "planes=%zu th=%zu tw=%zu row_stride=%zu plane_stride=%zu out_plane=%zu xi_stride=%zu", planes,
+                th, tw, row_stride, plane_stride, out_plane, xi_stride);
+  return {shape, [=](F32WinogradInputFn* fn) {
+            std::vector<float> out(16 * xi_stride + 1, 1234.5f);
+            fn({in->data(), planes, plane_stride, row_stride, th, tw, out.data(), xi_stride, out_plane});
+            return kt::Outputs{{"out", words_nan_as_one(out)}};
+          }};
+}
+
+kt::Call<F32WinogradOutputFn> draw_f32_winograd_output(kt::Rng& r, size_t n) {
+  const WinogradSizes z = WinogradSizes::draw(r, n, 5);
+  const size_t planes = z.planes, th = z.th, tw = z.tw;
+  const size_t H = std::max<size_t>(2 * th - r.below(2), 1), W = tw ? std::max<size_t>(2 * tw - r.below(2), 1) : 0;
+  const size_t m_plane = th * tw + r.below(5), xi_stride = planes * m_plane + r.below(5), y_plane = H * W + r.below(5);
+  auto m = std::make_shared<std::vector<float>>(kt::draw_floats(r, 16 * xi_stride + 1, kt::FloatMix::draw(r)));
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "planes=%zu th=%zu tw=%zu H=%zu W=%zu m_plane=%zu xi_stride=%zu y_plane=%zu", planes, th, tw,
+                H, W, m_plane, xi_stride, y_plane);
+  return {shape, [=](F32WinogradOutputFn* fn) {
+            std::vector<float> y(planes * y_plane + 1, 1234.5f);
+            fn({m->data(), planes, th, tw, xi_stride, m_plane, y.data(), y_plane, H, W});
+            return kt::Outputs{{"y", words_nan_as_one(y)}};
+          }};
+}
+
+kt::Call<F32WinogradGradFn> draw_f32_winograd_grad(kt::Rng& r, size_t n) {
+  const WinogradSizes z = WinogradSizes::draw(r, n, 9);
+  const size_t planes = z.planes, th = z.th, tw = z.tw;
+  const size_t row_stride = 2 * tw + r.below(5), plane_stride = 2 * th * row_stride + r.below(9);
+  const size_t tile_stride = planes + r.below(5), xi_stride = th * tw * tile_stride + r.below(5);
+  auto in = std::make_shared<std::vector<float>>(kt::draw_floats(r, planes * plane_stride + 1, kt::FloatMix::draw(r)));
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "planes=%zu th=%zu tw=%zu row_stride=%zu plane_stride=%zu tile_stride=%zu xi_stride=%zu", planes,
+                th, tw, row_stride, plane_stride, tile_stride, xi_stride);
+  return {shape, [=](F32WinogradGradFn* fn) {
+            std::vector<float> out(16 * xi_stride + 1, 1234.5f);
+            fn({in->data(), planes, plane_stride, row_stride, th, tw, out.data(), xi_stride, tile_stride});
+            return kt::Outputs{{"out", words_nan_as_one(out)}};
+          }};
+}
+
 // The table: one row per kernel of the room.
 std::vector<kt::KernelUnderTest> kernels_under_test() {
   return {
@@ -528,6 +588,9 @@ std::vector<kt::KernelUnderTest> kernels_under_test() {
       kt::under_test(f32_fake_quant, draw_fake_quant),
       kt::under_test(f32_affine_fma, draw_affine_fma),
       kt::under_test(f64_chain_sums, draw_chain_sums),
+      kt::under_test(f32_winograd_input, draw_f32_winograd_input),
+      kt::under_test(f32_winograd_output, draw_f32_winograd_output),
+      kt::under_test(f32_winograd_grad, draw_f32_winograd_grad),
   };
 }
 

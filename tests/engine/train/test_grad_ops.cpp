@@ -70,6 +70,19 @@ TEST_CASE("conv2d backward: stride, padding, dilation, groups, depthwise, with a
   }
 }
 
+// ConvGeometry::winograd_gradients(): the gradients through Winograd's transforms (ops/backward.cpp), odd sizes and channel
+// counts (conv_d), two groups of 8 (conv_e).
+TEST_CASE("conv2d backward at 3x3, stride 1, padding 1 with 8 or more channels a group (Winograd)") {
+  {
+    OpGraph c = graph("conv_d");
+    c.check(c.call(target::conv2d, {c.param("x"), c.param("w"), c.param("b"), I{1, 1}, I{1, 1}}), {"x", "w", "b"});
+  }
+  {
+    OpGraph c = graph("conv_e");
+    c.check(c.call(target::conv2d, {c.param("x"), c.param("w"), nullptr, I{1, 1}, I{1, 1}, I{1, 1}, 2}), {"x", "w"});
+  }
+}
+
 TEST_CASE("linear backward on a 3-D input") {
   OpGraph c = graph("linear");
   c.check(c.call(target::linear, {c.param("x"), c.param("w"), c.param("b")}), {"x", "w", "b"});
