@@ -2,9 +2,9 @@
 // r = f64(x) · a + c (the product exact, one rounding), then r rounded to float: core/fma.h's rule in vectors.
 // A step whose four r hold one that fma_f32_needs_exact would send to the exact path (low 29 bits 0x10000000:
 // halfway between two floats; |r| < 2^-126 or not finite: outside float's normal range) goes through the
-// reference, as does the last n % 4. The test is a vector compare, so the common step has no branch per element
-// and no call (a plain loop with the same test per element is if-converted by the vectoriser, which then runs
-// the exact path for every element).
+// reference, as does the last n % 4. The test is integer compares on the doubles' halves, four lanes at once, so the
+// common step has no branch per element and no call (a plain loop with the same test per element is if-converted by
+// the vectoriser, which then runs the exact path for every element).
 #include "kernels/simd128.h"
 #include "kernels/variants.h"
 
@@ -12,14 +12,17 @@ namespace pt::kernels {
 
 namespace {
 
-// The lanes of r that must take the exact path (all ones) or may be rounded from r (zero).
-inline v128_t needs_exact(v128_t r) {
-  const v128_t halfway = wasm_i64x2_eq(wasm_v128_and(r, wasm_i64x2_splat(0x1fffffff)), wasm_i64x2_splat(0x10000000));
-  const v128_t mag = wasm_f64x2_abs(r);
-  // !(2^-126 <= |r| <= DBL_MAX): below float's normal range, inf or NaN
-  const v128_t normal = wasm_v128_and(wasm_f64x2_ge(mag, wasm_f64x2_splat(0x1p-126)),
-                                      wasm_f64x2_le(mag, wasm_f64x2_splat(std::numeric_limits<double>::max())));
-  return wasm_v128_or(halfway, wasm_v128_not(normal));
+// The lanes of four results r (lo: elements 0, 1; hi: 2, 3) that must take the exact path: nonzero where
+// fma_f32_needs_exact(r), told from the doubles' 32-bit halves, four lanes at once. Halfway: the low 29 mantissa bits,
+// all in the low half. Outside float's normal range: |r| < 2^-126 or r not finite, from the high half (sign, exponent
+// and the top 20 mantissa bits) with the sign cleared: below 0x38100000 (2^-126 has no mantissa bits) or from
+// 0x7ff00000 (exponent all ones) on.
+inline v128_t needs_exact(v128_t lo, v128_t hi) {
+  const v128_t low = wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6);
+  const v128_t high = wasm_v128_and(wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7), wasm_i32x4_splat(0x7fffffff));
+  const v128_t halfway = wasm_i32x4_eq(wasm_v128_and(low, wasm_i32x4_splat(0x1fffffff)), wasm_i32x4_splat(0x10000000));
+  const v128_t outside = wasm_v128_or(wasm_i32x4_lt(high, wasm_i32x4_splat(0x38100000)), wasm_i32x4_ge(high, wasm_i32x4_splat(0x7ff00000)));
+  return wasm_v128_or(halfway, outside);
 }
 
 }  // namespace
@@ -32,7 +35,7 @@ void f32_affine_fma__wasmsimd(const float* x, size_t n, float a, float c, float*
     const v128_t lo = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(v), va), vc);
     const v128_t hi =
         wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)), va), vc);
-    if (wasm_v128_any_true(wasm_v128_or(needs_exact(lo), needs_exact(hi)))) [[unlikely]] {
+    if (wasm_v128_any_true(needs_exact(lo, hi))) [[unlikely]] {
       f32_affine_fma__scalar(x + i, 4, a, c, y + i);
       continue;
     }
