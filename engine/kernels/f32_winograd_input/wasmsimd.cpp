@@ -1,7 +1,8 @@
 // f32_winograd_input/wasmsimd.cpp — f32_winograd_input (kernels.h) four tiles of a tile row a step, one tile to a
 // lane: a tile row's columns a = 0 … 3 of tiles tx … tx + 3 come out of three loads (columns 2tx … 2tx + 11) by
 // shuffles (the even and the odd columns, then each moved on by one), so Bᵀ's rows and columns are adds and
-// subtracts of whole vectors, in the reference's order. The last tw % 4 tiles of a row go one by one.
+// subtracts of whole vectors, in the reference's order. The last tw % 4 tiles of a row go two at a time in the low
+// lanes (columns 2tx … 2tx + 5 from two loads), an odd last one by itself.
 #include "kernels/f32_winograd_input/tile.h"
 #include "kernels/simd128.h"
 #include "kernels/variants.h"
@@ -36,7 +37,27 @@ void f32_winograd_input__wasmsimd(const F32WinogradInput& args) noexcept {
           wasm_v128_store(o + (12 + v) * xs, wasm_f32x4_sub(h[1][v], h[3][v]));
         }
       }
-      for (; tx < w.tw; ++tx) winograd::input_tile(row0 + 2 * tx, rs, out + tx, xs);
+      for (; tx + 2 <= w.tw; tx += 2) {  // two tiles in the low lanes: columns 2tx … 2tx + 5 from two loads
+        v128_t h[4][4];
+        for (size_t r = 0; r < 4; ++r) {
+          const float* x = row0 + r * rs + 2 * tx;
+          const v128_t x0 = wasm_v128_load(x), x1 = wasm_v128_load(x + 2);
+          const v128_t d0 = wasm_i32x4_shuffle(x0, x0, 0, 2, 0, 2), d1 = wasm_i32x4_shuffle(x0, x0, 1, 3, 1, 3);
+          const v128_t d2 = wasm_i32x4_shuffle(x1, x1, 0, 2, 0, 2), d3 = wasm_i32x4_shuffle(x1, x1, 1, 3, 1, 3);
+          h[r][0] = wasm_f32x4_sub(d0, d2);
+          h[r][1] = wasm_f32x4_add(d1, d2);
+          h[r][2] = wasm_f32x4_sub(d2, d1);
+          h[r][3] = wasm_f32x4_sub(d1, d3);
+        }
+        float* o = out + tx;
+        for (size_t v = 0; v < 4; ++v) {
+          wasm_v128_store64_lane(o + v * xs, wasm_f32x4_sub(h[0][v], h[2][v]), 0);
+          wasm_v128_store64_lane(o + (4 + v) * xs, wasm_f32x4_add(h[1][v], h[2][v]), 0);
+          wasm_v128_store64_lane(o + (8 + v) * xs, wasm_f32x4_sub(h[2][v], h[1][v]), 0);
+          wasm_v128_store64_lane(o + (12 + v) * xs, wasm_f32x4_sub(h[1][v], h[3][v]), 0);
+        }
+      }
+      if (tx < w.tw) winograd::input_tile(row0 + 2 * tx, rs, out + tx, xs);
     }
 }
 
