@@ -50,13 +50,13 @@ namespace {
 // conv2d's gradients on ConvGeometry::winograd_gradients() (3x3, stride 1, padding 1) through Winograd's transforms
 // (kernels.h, f32_winograd_*): each 2x2 block of outputs from a 4x4 tile of a zero-padded plane, 16 matrix products
 // (one a position ξ of the transformed tile) in place of 9 taps a block position and no col2im; the images go
-// through in chunks whose transformed tiles stay below ~4 MiB. Every sum is in float, in a fixed order (the kernels',
+// through in chunks whose transformed tiles stay below ~256 KiB a buffer (L2-sized). Every sum is in float, in a fixed order (the kernels',
 // then f32_gemm's chains), but not im2col's: the gradients differ from the columns' in the last bits.
 struct WinogradTiles {
   int64_t th, tw, tiles, rows, row_stride, chunk;  // tiles of a plane (th x tw); its padded copy rows x row_stride
   explicit WinogradTiles(const ConvGeometry& g)
       : th((g.H + 1) / 2), tw((g.W + 1) / 2), tiles(th * tw), rows(2 * th + 2), row_stride(2 * tw + 4),
-        chunk(std::clamp<int64_t>((int64_t{1} << 20) / std::max<int64_t>(16 * std::max(g.Og(), g.Cg) * tiles, 1), 1, g.N)) {}
+        chunk(std::clamp<int64_t>((int64_t{1} << 16) / std::max<int64_t>(16 * std::max(g.Og(), g.Cg) * tiles, 1), 1, g.N)) {}
   // The distance between the 16 positions' matrices of `floats` each: 16 floats more, so that the 16 rows a transform
   // reads or writes at once do not all fall in one set of the L1 cache (a power of two apart, they did: the input
   // transform took 3 times as long).

@@ -40,7 +40,8 @@ TEST_CASE("conv2d's Winograd gradients equal their definitions on every edge of 
   const Case cases[] = {
       {2, 8, 8, 8, 8, 1},    {3, 9, 10, 7, 5, 1}, {1, 8, 12, 1, 9, 1}, {2, 11, 8, 6, 1, 1},  {2, 16, 16, 5, 6, 2},
       {1, 24, 9, 3, 3, 1},   {2, 8, 8, 2, 2, 1},  {2, 10, 13, 9, 11, 1},
-      {9, 8, 8, 64, 64, 1},  // 1 024 tiles a plane: chunks of 8 images, so two chunks
+      {7, 8, 8, 20, 20, 1},  // 100 tiles a plane: chunks of 5 images, the second one short
+      {3, 8, 8, 64, 64, 1},  // 1 024 tiles a plane: one image a chunk
   };
   Generator gen(11);
   for (const Case& k : cases) {
