@@ -61,12 +61,15 @@ struct WinogradTiles {
   // reads or writes at once do not all fall in one set of the L1 cache (a power of two apart, they did: the input
   // transform took 3 times as long).
   static int64_t xi_stride(int64_t floats) { return floats + 16; }
-  // The planes of one image's group (channels `planes`, each H x W at x) at (1, 1) of their padded copies in pad,
-  // whose borders stay zero (pad_planes leaves them as it found them: zero from the first call).
-  void pad_planes(const float* x, int64_t planes, int64_t H, int64_t W, float* pad) const {
+  // Bᵀ d B of the tiles of one image's group of planes (`planes` channels, each H x W at x) into out[ξ·xs + c·Tn + t]
+  // (f32_winograd_input): each plane copied first to (1, 1) of its padded copy in pad, planes · rows · row_stride
+  // floats whose borders are zero (the caller zeroes pad once; the copies leave the borders as they were).
+  void input_tiles(const float* x, int64_t planes, int64_t H, int64_t W, float* pad, float* out, int64_t xs, int64_t Tn) const {
     for (int64_t c = 0; c < planes; ++c)
       for (int64_t y = 0; y < H; ++y)
         std::copy(x + (c * H + y) * W, x + (c * H + y + 1) * W, pad + (c * rows + y + 1) * row_stride + 1);
+    kernels::f32_winograd_input({pad, size_t(planes), size_t(rows * row_stride), size_t(row_stride), size_t(th), size_t(tw), out,
+                                 size_t(xs), size_t(Tn)});
   }
 };
 
@@ -103,11 +106,8 @@ void winograd_backward_input(const Tensor& grad, const Tensor& weight, const Con
     winograd_weights(weight.data<float>() + grp * Og * Cg * 9, Og, Cg, U.get());
     for (int64_t n0 = 0; n0 < g.N; n0 += wt.chunk) {
       const int64_t nn = std::min(wt.chunk, g.N - n0), Tn = nn * wt.tiles, vs = wt.xi_stride(Og * Tn), ms = wt.xi_stride(Cg * Tn);
-      for (int64_t n = 0; n < nn; ++n) {
-        wt.pad_planes(grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W, Og, H, W, pad.get());
-        kernels::f32_winograd_input({pad.get(), size_t(Og), size_t(wt.rows * wt.row_stride), size_t(wt.row_stride), size_t(wt.th),
-                                     size_t(wt.tw), V.get() + n * wt.tiles, size_t(vs), size_t(Tn)});
-      }
+      for (int64_t n = 0; n < nn; ++n)
+        wt.input_tiles(grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W, Og, H, W, pad.get(), V.get() + n * wt.tiles, vs, Tn);
       for (int64_t xi = 0; xi < 16; ++xi)
         kernels::f32_gemm({size_t(Cg), size_t(Tn), size_t(Og), U.get() + xi * Cg * Og, size_t(Og), 1, V.get() + xi * vs, size_t(Tn),
                            M.get() + xi * ms, size_t(Tn), false});
@@ -135,9 +135,7 @@ void winograd_backward_weight(const Tensor& grad, const Tensor& input, const Con
     for (int64_t n0 = 0; n0 < g.N; n0 += wt.chunk) {
       const int64_t nn = std::min(wt.chunk, g.N - n0), Tn = nn * wt.tiles, xs = wt.xi_stride(Cg * Tn), gs = wt.xi_stride(Tn * Og);
       for (int64_t n = 0; n < nn; ++n) {
-        wt.pad_planes(input.data<float>() + ((n0 + n) * g.C + grp * Cg) * H * W, Cg, H, W, pad.get());
-        kernels::f32_winograd_input({pad.get(), size_t(Cg), size_t(wt.rows * wt.row_stride), size_t(wt.row_stride), size_t(wt.th),
-                                     size_t(wt.tw), X.get() + n * wt.tiles, size_t(xs), size_t(Tn)});
+        wt.input_tiles(input.data<float>() + ((n0 + n) * g.C + grp * Cg) * H * W, Cg, H, W, pad.get(), X.get() + n * wt.tiles, xs, Tn);
         const float* gy = grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W;
         if (!even)
           for (int64_t o = 0; o < Og; ++o)
