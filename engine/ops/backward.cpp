@@ -47,6 +47,13 @@ int64_t rows_of(const Tensor& t) { return t.dim() ? t.numel() / std::max<int64_t
 
 namespace {
 
+// `planes` planes of H x W floats, one after another at src, into a buffer of larger planes: row y of plane c to
+// dst + c·plane_stride + y·row_stride (the rest of dst as it was).
+void copy_planes(const float* src, int64_t planes, int64_t H, int64_t W, float* dst, int64_t row_stride, int64_t plane_stride) {
+  for (int64_t c = 0; c < planes; ++c)
+    for (int64_t y = 0; y < H; ++y) std::copy(src + (c * H + y) * W, src + (c * H + y + 1) * W, dst + c * plane_stride + y * row_stride);
+}
+
 // conv2d's gradients on ConvGeometry::winograd_gradients() (3x3, stride 1, padding 1) through Winograd's transforms
 // (kernels.h, f32_winograd_*): each 2x2 block of outputs from a 4x4 tile of a zero-padded plane, 16 matrix products
 // (one a position ξ of the transformed tile) in place of 9 taps a block position and no col2im; the images go
@@ -65,9 +72,7 @@ struct WinogradTiles {
   // (f32_winograd_input): each plane copied first to (1, 1) of its padded copy in pad, planes · rows · row_stride
   // floats whose borders are zero (the caller zeroes pad once; the copies leave the borders as they were).
   void input_tiles(const float* x, int64_t planes, int64_t H, int64_t W, float* pad, float* out, int64_t xs, int64_t Tn) const {
-    for (int64_t c = 0; c < planes; ++c)
-      for (int64_t y = 0; y < H; ++y)
-        std::copy(x + (c * H + y) * W, x + (c * H + y + 1) * W, pad + (c * rows + y + 1) * row_stride + 1);
+    copy_planes(x, planes, H, W, pad + row_stride + 1, row_stride, rows * row_stride);
     kernels::f32_winograd_input({pad, size_t(planes), size_t(rows * row_stride), size_t(row_stride), size_t(th), size_t(tw), out,
                                  size_t(xs), size_t(Tn)});
   }
@@ -137,10 +142,7 @@ void winograd_backward_weight(const Tensor& grad, const Tensor& input, const Con
       for (int64_t n = 0; n < nn; ++n) {
         wt.input_tiles(input.data<float>() + ((n0 + n) * g.C + grp * Cg) * H * W, Cg, H, W, pad.get(), X.get() + n * wt.tiles, xs, Tn);
         const float* gy = grad.data<float>() + ((n0 + n) * g.O + grp * Og) * H * W;
-        if (!even)
-          for (int64_t o = 0; o < Og; ++o)
-            for (int64_t y = 0; y < H; ++y)
-              std::copy(gy + (o * H + y) * W, gy + (o * H + y + 1) * W, gpad.get() + (o * 2 * wt.th + y) * 2 * wt.tw);
+        if (!even) copy_planes(gy, Og, H, W, gpad.get(), 2 * wt.tw, 4 * wt.tiles);
         kernels::f32_winograd_grad({even ? gy : gpad.get(), size_t(Og), size_t(even ? H * W : 4 * wt.tiles), size_t(even ? W : 2 * wt.tw),
                                     size_t(wt.th), size_t(wt.tw), Gy.get() + n * wt.tiles * Og, size_t(gs), size_t(Og)});
       }
